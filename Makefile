@@ -1,0 +1,35 @@
+# Module 3 "Sequence Models": the lab, the build that measures it, the site that shows it.
+# `make site` and `make test` each do their own set-up first (scripts/setup.sh), so both work on a
+# fresh machine.  See README.md.
+PY ?= python3
+SETTINGS ?= full
+
+.PHONY: setup notebooks data figures site test test-quick-build benchmark clean
+
+setup:
+	bash scripts/setup.sh
+
+# the student notebook and the solution notebook, generated from the one lab source
+notebooks:
+	$(PY) scripts/make_notebooks.py
+
+# run the lab (only if data/baselines.json is stale) and write data/ and the measured figures
+data:
+	$(PY) scripts/build.py --settings $(SETTINGS)
+
+# diagrams drawn by code (Figures 1 and 2)
+figures:
+	$(PY) scripts/draw_diagrams.py
+
+site: setup notebooks data figures
+	$(PY) scripts/render_site.py
+
+test: setup
+	$(PY) -m pytest -q tests
+	node --test tests/js/
+
+benchmark:
+	$(PY) scripts/benchmark.py
+
+clean:
+	rm -rf _site .quarto build
