@@ -1,0 +1,190 @@
+"""The measured figures, drawn from the results data (never from the lab directly).
+
+    figures/gradient-by-distance.svg   Exercise 3 part A and its LSTM follow-up
+    figures/clipping-demo.svg          Exercise 3 part B
+
+    python scripts/plot_results.py [data/baselines.json] [--out figures/]
+
+The build calls draw_all(data), which returns the SVG bytes of each figure; the build writes them
+atomically together with data/baselines.json.  The figures have a transparent background and use
+mid-tone colors and a mid-gray ink, so that they read on the site's light and dark themes alike.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+LN65 = math.log(65)
+
+# mid-tones with contrast on white and on a near-black page (Okabe-Ito based)
+INK = "#8c8c8c"          # text, axes, ticks
+GRID = "#8c8c8c"
+RNN_COLOR = "#e3691b"    # orange-vermillion
+LSTM_COLOR = "#2f93d6"   # medium blue
+CLIPPED_COLOR = "#2f93d6"
+UNCLIPPED_COLOR = "#e3691b"
+
+STYLE = {
+    "svg.fonttype": "none",            # text stays text: crisp, selectable, uses the page's fonts
+    "svg.hashsalt": "lab3",            # deterministic element ids: rebuilds diff cleanly
+    "font.family": ["DejaVu Sans", "sans-serif"],
+    "font.size": 12,
+    "axes.titlesize": 13,
+    "axes.labelsize": 12,
+    "legend.fontsize": 11,
+    "text.color": INK,
+    "axes.labelcolor": INK,
+    "axes.edgecolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "axes.facecolor": "none",
+    "figure.facecolor": "none",
+    "savefig.facecolor": "none",
+    "savefig.transparent": True,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": GRID,
+    "grid.alpha": 0.25,
+    "grid.linewidth": 0.7,
+    "legend.frameon": False,
+    "lines.linewidth": 2.2,
+}
+
+
+def _svg(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _positive(xs, ys):
+    """(x, y) pairs with y > 0 (what a log axis can draw); None and 0 are left out."""
+    pts = [(x, y) for x, y in zip(xs, ys) if y is not None and y > 0]
+    return [p[0] for p in pts], [p[1] for p in pts]
+
+
+def gradient_by_distance(data: dict) -> bytes:
+    g = data["gradient_by_distance"]
+    dist, rnn, lstm = g["distance"], g["rnn_grad_norm"], g["lstm_grad_norm"]
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots(figsize=(8, 4.4))
+        ax.set_yscale("log")
+        x, y = _positive(dist, lstm)
+        ax.plot(x, y, color=LSTM_COLOR, label="LSTM")
+        x, y = _positive(dist, rnn)
+        ax.plot(x, y, color=RNN_COLOR, label=f"RNN  (‖W‖ = {g['rnn_spectral_norm_W']:.1f})")
+        positive = [v for v in list(rnn) + list(lstm) if v is not None and v > 0]
+        lo, hi = min(positive), max(positive)
+        ax.set_ylim(lo / 30, hi * 5)
+
+        z = g["rnn_first_zero_distance"]
+        if z is not None:
+            # log axes cannot draw 0: shade where the RNN's gradient is exactly 0 and say so
+            zeros = [d for d, v in zip(dist, rnn) if v == 0]
+            ax.axvspan(z - 0.5, max(dist) + 0.5, color=RNN_COLOR, alpha=0.08, lw=0)
+            ax.axvline(z, color=RNN_COLOR, ls=":", lw=1.5)
+            ax.plot(zeros, [lo / 12] * len(zeros), ls="none", marker="|", ms=7, color=RNN_COLOR,
+                    clip_on=False)
+            ax.annotate(f"RNN gradient is exactly 0 in float32\nfrom {z} characters back",
+                        xy=(z, lo / 12), xytext=(z + 3, lo * 3), color=RNN_COLOR, fontsize=11,
+                        ha="left", va="bottom")
+
+        if 50 in dist:
+            i = dist.index(50)
+            a, b = rnn[i], lstm[i]
+            if a and b and a > 0 and b > 0:
+                ax.annotate("", xy=(50, b), xytext=(50, a),
+                            arrowprops=dict(arrowstyle="<->", color=INK, lw=1.2, shrinkA=0, shrinkB=0))
+                ax.text(52, math.sqrt(a * b), f"LSTM / RNN at distance 50:\n× {_sci(b / a)}",
+                        color=INK, fontsize=11, va="center")
+        ax.set_xlim(min(dist) - 1, max(dist) + 1)
+        ax.set_xlabel("distance T − s (characters back from the scored position)")
+        ax.set_ylabel(r"gradient norm $\\Vert\\partial L_T / \\partial h_s\\Vert$ (log scale)")
+        ax.legend(loc="upper right")
+        ax.text(0.0, 1.02, f"mean over {g['chunks']} validation chunks of {g['chunk_length']} characters",
+                transform=ax.transAxes, fontsize=10, color=INK, va="bottom")
+        return _svg(fig)
+
+
+def _sci(r: float) -> str:
+    """5.4 × 10⁴ (plain digits below 1000)."""
+    if 0.01 <= r < 1000:
+        return f"{r:.3g}"
+    e = int(math.floor(math.log10(r)))
+    sup = str(e).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{r / 10 ** e:.1f} × 10{sup}"
+
+
+def clipping_demo(data: dict) -> bytes:
+    c = data["clipping_demo"]
+    runs = (("unclipped", "without clipping", UNCLIPPED_COLOR, "-"),
+            ("clipped", f"clipped at κ = {c['kappa']:g}", CLIPPED_COLOR, "-"))
+    with plt.rc_context(STYLE):
+        fig, (ax_g, ax_l) = plt.subplots(1, 2, figsize=(9.5, 4.2))
+        for key, label, color, ls in runs:
+            r = c[key]
+            steps = list(range(1, len(r["grad_norm"]) + 1))
+            x, y = _positive(steps, r["grad_norm"])
+            ax_g.plot(x, y, color=color, ls=ls, lw=1.6, label=label)
+            xs = [s for s, v in zip(steps, r["loss"]) if v is not None]
+            ys = [v for v in r["loss"] if v is not None]
+            ax_l.plot(xs, ys, color=color, ls=ls, lw=1.8, label=label)
+            bad = [s for s, v in zip(steps, r["loss"]) if v is None]
+            if bad:   # non-finite losses: mark them along the top edge
+                ax_l.plot(bad, [1.0] * len(bad), transform=ax_l.get_xaxis_transform(), ls="none",
+                          marker="v", ms=5, color=color, clip_on=False)
+                ax_l.text(bad[0], 1.03, "non-finite", transform=ax_l.get_xaxis_transform(),
+                          color=color, fontsize=10)
+        ax_g.set_yscale("log")
+        ax_g.axhline(c["kappa"], color=INK, ls=":", lw=1.2)
+        ax_g.text(1, c["kappa"] * 1.15, f"κ = {c['kappa']:g}", color=INK, fontsize=10, va="bottom")
+        ax_g.set_xlabel("SGD step")
+        ax_g.set_ylabel("gradient norm before clipping (log)")
+        ax_g.set_title("gradient norm per step", loc="left")
+        ax_l.axhline(LN65, color=INK, ls="--", lw=1.4)
+        ax_l.text(len(c["clipped"]["loss"]), LN65, f"uniform guess ln 65 ≈ {LN65:.2f}", color=INK,
+                  fontsize=10, ha="right", va="bottom")
+        ax_l.set_xlabel("SGD step")
+        ax_l.set_ylabel("training loss (nats per character)")
+        ax_l.set_title("training loss per step", loc="left")
+        ax_l.set_ylim(bottom=0)
+        handles = [Line2D([], [], color=col, lw=2, label=lab) for _, lab, col, _ in runs]
+        fig.legend(handles=handles, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.06))
+        fig.text(0.5, -0.04, f"plain SGD, learning rate {c['lr']:g}, {c['steps']} steps on identical "
+                 "batches", ha="center", fontsize=10, color=INK)
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def draw_all(data: dict) -> dict[str, bytes]:
+    """{file name: SVG bytes} for every measured figure (names as in results.FIGURE_NAMES)."""
+    return {"gradient-by-distance.svg": gradient_by_distance(data),
+            "clipping-demo.svg": clipping_demo(data)}
+
+
+def main(argv=None):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from results import DATA_PATH, FIGURES_DIR, atomic_write, load_results
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("data", nargs="?", default=str(DATA_PATH))
+    ap.add_argument("--out", default=str(FIGURES_DIR))
+    a = ap.parse_args(argv)
+    figs = draw_all(load_results(a.data))
+    atomic_write({Path(a.out) / n: b for n, b in figs.items()})
+    print("wrote", ", ".join(str(Path(a.out) / n) for n in figs))
+
+
+if __name__ == "__main__":
+    main()
