@@ -110,7 +110,7 @@ def gradient_by_distance(data: dict) -> bytes:
                         color=INK, fontsize=11, va="center")
         ax.set_xlim(min(dist) - 1, max(dist) + 1)
         ax.set_xlabel("distance T − s (characters back from the scored position)")
-        ax.set_ylabel(r"gradient norm $\\Vert\\partial L_T / \\partial h_s\\Vert$ (log scale)")
+        ax.set_ylabel(r"gradient norm $\Vert\partial L_T / \partial h_s\Vert$ (log scale)")
         ax.legend(loc="upper right")
         ax.text(0.0, 1.02, f"mean over {g['chunks']} validation chunks of {g['chunk_length']} characters",
                 transform=ax.transAxes, fontsize=10, color=INK, va="bottom")

@@ -1,0 +1,424 @@
+"""Run Lab 3 and turn its measurements into data/baselines.json and the measured figures.
+
+    python scripts/build.py --settings full            # the published numbers: data/, figures/
+    python scripts/build.py --settings quick           # about a minute; writes build/quick/ only
+    python scripts/build.py --settings full --no-run   # check only: refuse if data/ is stale
+    python scripts/build.py --settings full --force    # re-run even if data/ is up to date
+
+Steps (each timed; the times go into provenance.duration_s):
+
+ 1. notebook  the solution notebook, generated from lab/lab03_sequence_models.py (scripts/lab_source.py)
+ 2. lab       executed with nbclient (kernel python3) in build/<settings>/, with LAB3_SETTINGS,
+              LAB3_DEVICE (when --device is given; the lab picks cuda when present), LAB3_CORPUS and
+              LAB3_RESULTS set; the executed notebook is kept there (lab03_executed.ipynb), also on
+              failure, so a failing cell can be read with its outputs.  The lab's last cell writes
+              its measurements (LAB3_RESULTS); its own phases become lab_<phase> entries.
+ 3. claims    scripts/claims.py: each prose claim of the page, checked on the numbers.  At full
+              settings one failing claim fails the build, naming it, and nothing is written.
+ 4. validate  against data/baselines.schema.json, provenance included.
+ 5. figures   scripts/plot_results.py: figures/gradient-by-distance.svg, figures/clipping-demo.svg.
+ 6. write     data/baselines.json and both figures, atomically (temp files, then renames): a build
+              that fails anywhere leaves the previous data/ and figures/ byte for byte as they were.
+
+An unchanged rebuild does not re-run the lab: when data/baselines.json is schema-valid, records the
+current lab source hash and was measured with the requested settings, the build says it is up to
+date and exits 0.  Quick settings never write to the committed data/ and figures/: they write to
+build/quick/{data,figures}/ (or to --out DIR).
+
+Exit status: 0 built or up to date; 1 build failed (lab cell error, failed claim, schema); 2 refused
+(--no-run with stale data, or quick settings aimed at the committed files).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import claims as claims_mod  # noqa: E402
+import plot_results  # noqa: E402
+import results  # noqa: E402
+from results import ROOT, ResultsError  # noqa: E402
+
+DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")   # colors in IPython tracebacks
+MEASURED_KEYS = ("models", "gradient_by_distance", "clipping_demo", "samples")
+PROVENANCE_FROM_LAB = ("settings", "settings_values", "seed", "device", "device_type", "torch",
+                       "python", "numpy")
+
+
+class BuildError(Exception):
+    """A build failure with a message meant for the reader (no traceback needed)."""
+
+
+def log(msg: str = "") -> None:
+    print(msg, flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# where things go
+# --------------------------------------------------------------------------------------------
+class Paths:
+    def __init__(self, settings: str, out: str | None):
+        if out is None:
+            base = ROOT if settings == "full" else ROOT / "build" / "quick"
+        else:
+            base = Path(out).resolve()
+        self.base = base
+        self.data = base / "data" / "baselines.json"
+        self.figures = base / "figures"
+        # the executed notebook and the lab's raw results: build/<settings>/ (or OUT/build/)
+        self.work = (ROOT / "build" / settings) if base == ROOT or out is None else base / "build"
+        self.committed = base == ROOT
+
+    def outputs(self) -> list[Path]:
+        return [self.data] + [self.figures / n for n in results.FIGURE_NAMES]
+
+
+def rel(p: Path) -> str:
+    try:
+        return str(Path(p).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+# --------------------------------------------------------------------------------------------
+# provenance helpers
+# --------------------------------------------------------------------------------------------
+def git_commit() -> str:
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+# --------------------------------------------------------------------------------------------
+# 1. the solution notebook
+# --------------------------------------------------------------------------------------------
+def solution_notebook():
+    """(notebook, lab source sha256 it was generated from)."""
+    for _ in range(3):
+        before = results.lab_source_sha256()
+        try:
+            import lab_source  # the lead's module: solutions in place
+
+            nb = lab_source.solution_notebook()
+        except ImportError:
+            import jupytext  # fallback: the source as-is (solution regions are plain code there)
+
+            nb = jupytext.read(results.LAB_SOURCE)
+        if results.lab_source_sha256() == before:
+            break
+        log("lab source changed while the notebook was generated; generating again")
+    else:
+        raise BuildError("the lab source keeps changing; try again when it is saved")
+    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3",
+                                          "language": "python"})
+    return nb, before
+
+
+# --------------------------------------------------------------------------------------------
+# 2. execute
+# --------------------------------------------------------------------------------------------
+def execute(nb, paths: Paths, settings: str, device: str | None, corpus: Path,
+            cell_timeout: int | None) -> Path:
+    """Execute the notebook in paths.work; return the path of the lab's results JSON."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+    paths.work.mkdir(parents=True, exist_ok=True)
+    lab_results = paths.work / "lab_results.json"
+    lab_results.unlink(missing_ok=True)
+    executed = paths.work / "lab03_executed.ipynb"
+    executed.unlink(missing_ok=True)
+
+    env = dict(os.environ)
+    env.update(LAB3_SETTINGS=settings, LAB3_CORPUS=str(corpus), LAB3_RESULTS=str(lab_results),
+               MPLBACKEND="agg", PYTHONUNBUFFERED="1")
+    if device:
+        env["LAB3_DEVICE"] = device
+    else:
+        env.pop("LAB3_DEVICE", None)
+
+    code_cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    t0 = time.perf_counter()
+    last = [t0]
+
+    def on_cell_executed(cell, cell_index, **_):
+        now = time.perf_counter()
+        took, last[0] = now - last[0], now
+        if took >= 1.0 or cell_index == code_cells[-1]:
+            n = code_cells.index(cell_index) + 1 if cell_index in code_cells else "?"
+            log(f"  [lab] code cell {n}/{len(code_cells)} (cell {cell_index}) {took:6.1f} s   "
+                f"[{now - t0:6.0f} s]")
+
+    client = NotebookClient(nb, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
+                            record_timing=True, resources={"metadata": {"path": str(paths.work)}},
+                            on_cell_executed=on_cell_executed)
+    log(f"executing the lab ({len(code_cells)} code cells) in {rel(paths.work)} "
+        f"[LAB3_SETTINGS={settings}, LAB3_DEVICE={device or '(lab decides)'}]")
+    try:
+        client.execute(env=env)
+    except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
+        nbformat.write(nb, executed)
+        raise BuildError(describe_failure(nb, e, executed)) from None
+    finally:
+        if executed.exists() is False:
+            nbformat.write(nb, executed)
+    if not lab_results.exists():
+        raise BuildError(f"the lab ran to the end but wrote no results to LAB3_RESULTS ({lab_results}); "
+                         f"executed notebook: {rel(executed)}")
+    return lab_results
+
+
+def describe_failure(nb, exc, executed: Path) -> str:
+    """Which cell failed, its first lines, and the error: readable without opening the notebook."""
+    code_cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    failing = None
+    for i in code_cells:
+        if any(o.get("output_type") == "error" for o in nb.cells[i].get("outputs", [])):
+            failing = i
+    if failing is None:   # timeout / dead kernel: the first code cell without an execution count
+        failing = next((i for i in code_cells if nb.cells[i].get("execution_count") is None), None)
+    kind = type(exc).__name__
+    lines = [f"the lab failed ({kind})"]
+    if failing is not None:
+        src = nb.cells[failing].source.splitlines()
+        n = code_cells.index(failing) + 1
+        lines.append(f"in code cell {n} of {len(code_cells)} (notebook cell index {failing}):")
+        lines += ["    | " + s for s in src[:12]] + (["    | ..."] if len(src) > 12 else [])
+    ename = getattr(exc, "ename", None)
+    if ename:
+        lines.append(ANSI.sub("", f"{ename}: {getattr(exc, 'evalue', '')}"))
+        tb = [ln for ln in ANSI.sub("", str(getattr(exc, "traceback", ""))).splitlines() if ln.strip()]
+        if tb:
+            lines.append("traceback (last lines):")
+            lines += ["    " + ln for ln in tb[-10:]]
+    else:
+        lines.append(str(exc).strip().splitlines()[-1] if str(exc).strip() else kind)
+    lines.append(f"executed notebook with all outputs up to the failure: {rel(executed)}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# 3-6. results
+# --------------------------------------------------------------------------------------------
+def read_lab_results(path: Path, settings: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as f:
+            lab = json.load(f, parse_constant=lambda name: float(name.replace("Infinity", "inf")))
+    except (OSError, ValueError) as e:
+        raise BuildError(f"cannot read the lab's results {path}: {e}") from None
+    lab = results.finite_or_none(lab)   # the lab should write null for non-finite numbers; make sure
+    missing = [k for k in MEASURED_KEYS + ("lab_run",) if k not in lab]
+    if missing:
+        raise BuildError(f"the lab's results {path} lack {', '.join(missing)}")
+    run = lab["lab_run"]
+    missing = [k for k in PROVENANCE_FROM_LAB + ("corpus_sha256",) if k not in run]
+    if missing:
+        raise BuildError(f"the lab's results {path}: lab_run lacks {', '.join(missing)}")
+    if run["settings"] != settings:
+        raise BuildError(f"the lab ran with settings '{run['settings']}' but the build asked for "
+                         f"'{settings}' (is LAB3_SETTINGS read by the lab?)")
+    return lab
+
+
+def assemble(lab: dict, lab_sha: str, corpus_sha: str | None, started_at: str,
+             durations: dict) -> dict:
+    run = lab["lab_run"]
+    prov = {k: run[k] for k in PROVENANCE_FROM_LAB}
+    prov.update(git_commit=git_commit(), lab_source_sha256=lab_sha,
+                corpus_sha256=run.get("corpus_sha256") or corpus_sha,
+                started_at=started_at, duration_s=durations)
+    data = {"schema_version": 1, "provenance": prov}
+    data.update({k: lab[k] for k in MEASURED_KEYS})
+    data["claims"] = []
+    return data
+
+
+def print_summary(data: dict) -> None:
+    log("results (test split):")
+    log(f"  {'model':<12}{'nats':>8}{'ppl':>9}{'bpc':>7}")
+    for k, r in data["models"].items():
+        log(f"  {k:<12}{r['test_nats']:>8.4f}{r['perplexity']:>9.3f}{r['bpc']:>7.3f}")
+    g = data["gradient_by_distance"]
+    c = data["clipping_demo"]
+    log(f"  ||W|| {g['rnn_spectral_norm_W']:.3f}; RNN gradient exactly 0 from distance "
+        f"{g['rnn_first_zero_distance']}; LSTM/RNN at 50: {g['lstm_rnn_ratio_at_50']}; "
+        f"forget gate mean {g['forget_gate']['mean']:.3f}")
+    log(f"  clipping demo final loss: unclipped {c['unclipped']['final_loss']}, "
+        f"clipped {c['clipped']['final_loss']}")
+
+
+def print_durations(d: dict) -> None:
+    log("durations (s): " + ", ".join(f"{k} {v:.1f}" for k, v in d.items()))
+
+
+# --------------------------------------------------------------------------------------------
+def build(args) -> int:
+    settings = args.settings
+    paths = Paths(settings, args.out)
+    if settings == "quick" and paths.committed:
+        log("refusing: quick settings must not write the committed data/ and figures/ "
+            "(use --out DIR or the default build/quick/)")
+        return 2
+
+    # unchanged rebuild: nothing to do
+    status = results.staleness(paths.data, settings, paths.figures)
+    if args.from_results is None and not args.force:
+        if status.fresh:
+            log(f"up to date: {status.message}; nothing to do (--force re-runs the lab)")
+            return 0
+        if status.state == "figures":
+            log(status.message + "; redrawing them from the data (the lab is not re-run)")
+            data = results.load_results(paths.data)
+            figs = plot_results.draw_all(data)
+            results.atomic_write({paths.figures / n: b for n, b in figs.items()})
+            log("wrote " + ", ".join(rel(paths.figures / n) for n in figs))
+            return 0
+    if args.no_run:
+        if status.state == "stale":
+            log(f"refusing (--no-run): {rel(paths.data)} is stale.\n"
+                f"  recorded lab_source_sha256: {status.recorded_sha256}\n"
+                f"  current  lab_source_sha256: {status.current_sha256} ({rel(results.LAB_SOURCE)})\n"
+                f"  run `python scripts/build.py --settings {settings}` to re-measure")
+        else:
+            log(f"refusing (--no-run): {status.message}\n"
+                f"  run `python scripts/build.py --settings {settings}` to measure")
+        return 2
+    if not status.fresh:
+        log(f"building: {status.message}")
+
+    started_at = utc_now()
+    t_start = time.perf_counter()
+    durations: dict[str, float] = {}
+
+    def phase_done(name, t0):
+        durations[name] = round(time.perf_counter() - t0, 3)
+
+    corpus = Path(args.corpus).resolve()
+    # 1-2. notebook and lab
+    if args.from_results:
+        log(f"using the lab results in {args.from_results} (the lab is not executed)")
+        lab_sha = results.lab_source_sha256()
+        lab_results_path = Path(args.from_results)
+    else:
+        if not corpus.exists():
+            raise BuildError(f"corpus not found: {corpus} (set LAB3_CORPUS or --corpus; the lab's "
+                             "download checks its sha256)")
+        t0 = time.perf_counter()
+        nb, lab_sha = solution_notebook()
+        phase_done("notebook", t0)
+        t0 = time.perf_counter()
+        lab_results_path = execute(nb, paths, settings, args.device, corpus, args.cell_timeout)
+        phase_done("lab", t0)
+        log(f"lab done in {durations['lab']:.0f} s; executed notebook: "
+            f"{rel(paths.work / 'lab03_executed.ipynb')}")
+    lab = read_lab_results(lab_results_path, settings)
+    for k, v in (lab["lab_run"].get("phase_s") or {}).items():
+        if isinstance(v, (int, float)) and math.isfinite(v) and v >= 0:
+            durations[f"lab_{k}"] = round(float(v), 3)
+    corpus_sha = results.sha256_file(corpus) if corpus.exists() else None
+    if corpus_sha and lab["lab_run"].get("corpus_sha256") not in (None, corpus_sha):
+        raise BuildError(f"the lab reports corpus sha256 {lab['lab_run']['corpus_sha256']} but "
+                         f"{corpus} has {corpus_sha}")
+
+    data = assemble(lab, lab_sha, corpus_sha, started_at, durations)
+    print_summary(data)
+
+    # 3. claims
+    t0 = time.perf_counter()
+    data["claims"] = claims_mod.evaluate(data)
+    bad = claims_mod.failed(data["claims"])
+    phase_done("claims", t0)
+    log(f"claims ({len(data['claims']) - len(bad)} of {len(data['claims'])} hold"
+        f"{'' if settings == 'full' else '; quick settings: reported, not enforced'}):")
+    log(claims_mod.report(data["claims"]))
+    if bad and settings == "full":
+        rejected = paths.work / "baselines.rejected.json"
+        rejected.parent.mkdir(parents=True, exist_ok=True)
+        rejected.write_text(results.dumps(data), encoding="utf-8")
+        raise BuildError("claims that no longer hold: " + ", ".join(r["name"] for r in bad)
+                         + f"\nnothing was written; the measured results are in {rel(rejected)}")
+
+    # 4. validate (durations are filled in below; placeholders keep the shape)
+    t0 = time.perf_counter()
+    durations.setdefault("total", 0.0)
+    results.validate(data, what="the assembled results")
+    phase_done("validate", t0)
+
+    # 5. figures (bytes in memory; nothing on disk yet)
+    t0 = time.perf_counter()
+    figs = plot_results.draw_all(data)
+    phase_done("figures", t0)
+
+    # 6. write: serialize, then all files at once
+    t0 = time.perf_counter()
+    durations["write"] = 0.0
+    durations["total"] = round(time.perf_counter() - t_start, 3)
+    text = results.dumps(data)
+    durations["write"] = round(time.perf_counter() - t0, 3)
+    durations["total"] = round(time.perf_counter() - t_start, 3)
+    durations_sorted = {"total": durations.pop("total"), **durations}
+    data["provenance"]["duration_s"] = durations_sorted
+    text = results.dumps(data)
+    results.validate(json.loads(text), what="the results to write")
+    files = {paths.data: text, **{paths.figures / n: b for n, b in figs.items()}}
+    results.atomic_write(files)
+    log("wrote " + ", ".join(rel(p) for p in files))
+    print_durations(durations_sorted)
+    if results.lab_source_sha256() != lab_sha:
+        log("note: the lab source changed during the build; these results are already stale")
+    return 0
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
+    ap.add_argument("--settings", choices=("full", "quick"), default="full",
+                    help="named lab settings (default: full, the published numbers)")
+    ap.add_argument("--no-run", action="store_true",
+                    help="never execute the lab: succeed if the results are up to date, refuse if not")
+    ap.add_argument("--force", action="store_true", help="re-run the lab even if the results are up to date")
+    ap.add_argument("--out", help="write DIR/data/baselines.json and DIR/figures/ (quick default: build/quick)")
+    ap.add_argument("--device", choices=("cuda", "cpu"), help="LAB3_DEVICE for the lab (default: the lab "
+                    "picks cuda when available)")
+    ap.add_argument("--corpus", default=os.environ.get("LAB3_CORPUS", str(DEFAULT_CORPUS)),
+                    help="tinyshakespeare.txt (default: $LAB3_CORPUS or ../shared/data/tinyshakespeare.txt)")
+    ap.add_argument("--cell-timeout", type=int, default=3600, help="seconds per cell (default 3600)")
+    ap.add_argument("--from-results", metavar="LAB_RESULTS_JSON",
+                    help="development and tests: skip the lab and use this lab results JSON")
+    return ap.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        return build(args)
+    except (BuildError, ResultsError) as e:
+        log(f"BUILD FAILED: {e}")
+        log("the previous data/ and figures/ are unchanged")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

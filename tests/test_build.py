@@ -1,0 +1,388 @@
+"""The build (scripts/build.py, results.py, claims.py, plot_results.py): schema, provenance, claims,
+staleness, atomic writes, and a quick build end to end.
+
+The end-to-end test executes the lab at quick settings (about a minute on 2 CPU cores); skip it
+with `pytest -m "not slow"`.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import build  # noqa: E402
+import claims  # noqa: E402
+import plot_results  # noqa: E402
+import results  # noqa: E402
+
+FIXTURE = ROOT / "tests" / "fixtures" / "baselines.json"
+COMMITTED = ROOT / "data" / "baselines.json"
+CORPUS = Path(os.environ.get("LAB3_CORPUS", ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"))
+
+
+def fixture() -> dict:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+def fake_lab_results(settings="full") -> dict:
+    """What the lab's last cell writes, made from the fixture (its LSTM curve made to satisfy the claims)."""
+    d = fixture()
+    prov = d.pop("provenance")
+    d.pop("claims")
+    d.pop("schema_version")
+    g = d["gradient_by_distance"]
+    g["lstm_grad_norm"] = [0.3 * 0.97 ** i for i in range(len(g["distance"]))]
+    g["lstm_rnn_ratio_at_50"] = g["lstm_grad_norm"][50] / g["rnn_grad_norm"][50]
+    run = {k: prov[k] for k in build.PROVENANCE_FROM_LAB + ("corpus_sha256",)}
+    run["settings"] = settings
+    run["phase_s"] = {"ngram": 1.5, "train_rnn": 20.0, "train_lstm": 60.0}
+    d["lab_run"] = run
+    return d
+
+
+def snapshot(paths) -> dict:
+    return {str(p): (p.read_bytes() if p.exists() else None) for p in paths}
+
+
+@pytest.fixture
+def built(tmp_path):
+    """A complete previous build in tmp_path/out (from fake lab results), and the lab results file."""
+    lab = tmp_path / "lab_results.json"
+    lab.write_text(json.dumps(fake_lab_results()))
+    out = tmp_path / "out"
+    assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 0
+    return out, lab
+
+
+# --------------------------------------------------------------------------------------------
+# schema
+# --------------------------------------------------------------------------------------------
+def test_fixture_matches_schema():
+    results.validate(fixture())
+
+
+def test_broken_copy_is_rejected_with_clear_message(tmp_path):
+    d = fixture()
+    d["models"]["lstm"]["test_nats"] = "1.6"
+    del d["provenance"]["lab_source_sha256"]
+    with pytest.raises(results.ResultsError) as e:
+        results.validate(d)
+    msg = str(e.value)
+    assert "models/lstm/test_nats" in msg and "'1.6' is not of type 'number'" in msg
+    assert "lab_source_sha256" in msg and "2 problems" in msg
+    p = tmp_path / "b.json"
+    p.write_text(json.dumps(d))
+    with pytest.raises(results.ResultsError, match="does not match"):
+        results.load_results(p)
+
+
+def test_non_finite_numbers_are_rejected(tmp_path):
+    p = tmp_path / "nan.json"
+    p.write_text(FIXTURE.read_text().replace('"final_loss": 9.34', '"final_loss": NaN'))
+    with pytest.raises(results.ResultsError, match="non-finite"):
+        results.load_results(p)
+    assert results.finite_or_none({"a": [1.0, float("nan"), float("inf")]}) == {"a": [1.0, None, None]}
+
+
+# --------------------------------------------------------------------------------------------
+# the committed results
+# --------------------------------------------------------------------------------------------
+def committed_or_skip() -> dict:
+    if not COMMITTED.exists():
+        pytest.skip("data/baselines.json is not committed yet (the full-settings build writes it)")
+    return results.load_results(COMMITTED)
+
+
+def test_committed_results_have_provenance():
+    d = committed_or_skip()
+    p = d["provenance"]
+    assert p["settings"] == "full"
+    for k in ("device", "torch", "python", "numpy", "git_commit", "started_at"):
+        assert p[k] and p[k] != "fixture", k
+    assert p["corpus_sha256"] == "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
+    assert p["started_at"].endswith("Z")
+    dur = p["duration_s"]
+    for phase in ("total", "notebook", "lab", "claims", "figures", "write"):
+        assert phase in dur, phase
+    assert any(k.startswith("lab_") for k in dur)
+    assert dur["total"] >= dur["lab"]
+
+
+def test_committed_results_are_not_stale():
+    committed_or_skip()
+    s = results.staleness(COMMITTED, "full", results.FIGURES_DIR)
+    assert s.fresh, s.message + " (run `python scripts/build.py --settings full` and commit the result)"
+
+
+def test_claims_hold_on_committed_results():
+    d = committed_or_skip()
+    evaluated = claims.evaluate(d)
+    assert [c["name"] for c in evaluated] == [c.name for c in claims.CLAIMS]
+    assert not claims.failed(evaluated), claims.report(evaluated)
+    # the file records the same verdicts the claims give today
+    assert [(c["name"], c["holds"]) for c in d["claims"]] == [(c["name"], c["holds"]) for c in evaluated]
+
+
+def test_committed_figures_exist():
+    committed_or_skip()
+    for n in results.FIGURE_NAMES:
+        svg = (results.FIGURES_DIR / n).read_text(encoding="utf-8")
+        assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+
+
+# --------------------------------------------------------------------------------------------
+# claims
+# --------------------------------------------------------------------------------------------
+def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
+    d = fixture()
+    d.update(fake_lab_results())
+    assert not claims.failed(claims.evaluate(d))
+    broken = copy.deepcopy(d)
+    broken["gradient_by_distance"]["forget_gate"]["mean"] = 0.97
+    broken["clipping_demo"]["clipped"]["final_loss"] = None
+    names = [c["name"] for c in claims.failed(claims.evaluate(broken))]
+    assert names == ["forget_gates_well_below_1", "clipped_sgd_far_better"]
+
+
+def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
+    d = fixture()
+    d["models"]["rnn"] = {}
+    out = {c["name"]: c for c in claims.evaluate(d)}
+    assert not out["neural_models_beat_best_ngram"]["holds"]
+    assert "could not be evaluated" in out["neural_models_beat_best_ngram"]["detail"]
+
+
+def test_ngram_rows_must_match_lab1():
+    d = fixture()
+    d["models"]["trigram"]["test_nats"] = 2.0861
+    out = {c["name"]: c for c in claims.evaluate(d)}
+    assert not out["ngram_rows_match_lab1"]["holds"]
+    assert "trigram 2.0861 != 2.0859" in out["ngram_rows_match_lab1"]["detail"]
+
+
+def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built, capsys):
+    out, lab = built
+    before = snapshot(build.Paths("full", str(out)).outputs())
+    d = json.loads(lab.read_text())
+    d["clipping_demo"]["unclipped"]["final_loss"] = 3.9
+    lab.write_text(json.dumps(d))
+    assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 1
+    text = capsys.readouterr().out
+    assert "claims that no longer hold: unclipped_sgd_worse_than_uniform" in text
+    assert snapshot(build.Paths("full", str(out)).outputs()) == before
+
+
+def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, capsys):
+    lab = tmp_path / "lab.json"
+    d = fake_lab_results("quick")
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 0.95
+    lab.write_text(json.dumps(d))
+    out = tmp_path / "q"
+    assert build.main(["--settings", "quick", "--out", str(out), "--from-results", str(lab)]) == 0
+    assert "[FAIL] forget_gates_well_below_1" in capsys.readouterr().out
+    written = results.load_results(out / "data" / "baselines.json")
+    assert {c["name"]: c["holds"] for c in written["claims"]}["forget_gates_well_below_1"] is False
+
+
+# --------------------------------------------------------------------------------------------
+# provenance, staleness, unchanged rebuilds
+# --------------------------------------------------------------------------------------------
+def test_build_adds_provenance(built):
+    out, _ = built
+    d = results.load_results(out / "data" / "baselines.json")
+    p = d["provenance"]
+    assert p["lab_source_sha256"] == results.lab_source_sha256()
+    assert p["git_commit"]
+    assert set(p["duration_s"]) >= {"total", "claims", "validate", "figures", "write", "lab_ngram",
+                                    "lab_train_rnn", "lab_train_lstm"}
+    assert len(d["claims"]) == len(claims.CLAIMS) and all(c["holds"] for c in d["claims"])
+
+
+def test_unchanged_rebuild_does_not_rerun(built, capsys, monkeypatch):
+    out, _ = built
+    before = snapshot(build.Paths("full", str(out)).outputs())
+    monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("the lab was re-run"))
+    assert build.main(["--settings", "full", "--out", str(out)]) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 0
+    assert snapshot(build.Paths("full", str(out)).outputs()) == before
+
+
+def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
+    out, _ = built
+    data = out / "data" / "baselines.json"
+    recorded = results.load_results(data)["provenance"]["lab_source_sha256"]
+    assert results.staleness(data, "full", out / "figures").fresh
+    changed = hashlib.sha256(b"an edited lab").hexdigest()
+    monkeypatch.setattr(results, "lab_source_sha256", lambda: changed)
+    s = results.staleness(data, "full", out / "figures")
+    assert s.state == "stale" and recorded in s.message and changed in s.message
+    # --no-run refuses, naming both hashes, and touches nothing
+    before = snapshot(build.Paths("full", str(out)).outputs())
+    assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 2
+    text = capsys.readouterr().out
+    assert "stale" in text and recorded in text and changed in text
+    assert snapshot(build.Paths("full", str(out)).outputs()) == before
+    # and a plain build would run the lab
+    called = []
+    monkeypatch.setattr(build, "execute", lambda *a, **k: called.append(1) or pytest.skip("ok"))
+    monkeypatch.setattr(build, "solution_notebook", lambda: (None, changed))
+    try:
+        build.main(["--settings", "full", "--out", str(out)])
+    except pytest.skip.Exception:
+        pass
+    assert called == [1]
+
+
+def test_staleness_with_real_lab_source_copy(built, tmp_path, monkeypatch):
+    """Point the lab source at an edited copy: the hash changes and the data is stale."""
+    out, _ = built
+    if not results.LAB_SOURCE.exists():
+        pytest.skip("the lab source is not there yet")
+    copy_ = tmp_path / "lab03_sequence_models.py"
+    copy_.write_bytes(results.LAB_SOURCE.read_bytes() + b"\n# an edit\n")
+    monkeypatch.setattr(results, "LAB_SOURCE", copy_)
+    monkeypatch.setitem(sys.modules, "lab_source", None)     # hash the file itself
+    s = results.staleness(out / "data" / "baselines.json", "full", out / "figures")
+    assert s.state == "stale" and s.current_sha256 == hashlib.sha256(copy_.read_bytes()).hexdigest()
+
+
+def test_other_settings_are_not_up_to_date(built):
+    out, _ = built
+    s = results.staleness(out / "data" / "baselines.json", "quick", out / "figures")
+    assert s.state == "settings" and not s.fresh
+
+
+def test_missing_figure_is_redrawn_without_running_the_lab(built, monkeypatch):
+    out, _ = built
+    fig = out / "figures" / "clipping-demo.svg"
+    old = fig.read_bytes()
+    fig.unlink()
+    monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("the lab was re-run"))
+    assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 0
+    assert fig.read_bytes() == old
+
+
+# --------------------------------------------------------------------------------------------
+# atomicity and quick isolation
+# --------------------------------------------------------------------------------------------
+def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkeypatch):
+    out, lab = built
+    outputs = build.Paths("full", str(out)).outputs()
+    before = snapshot(outputs)
+    d = json.loads(lab.read_text())
+    d["models"]["lstm"]["training_steps"] = 2001          # a different measurement ...
+    lab.write_text(json.dumps(d))
+
+    def boom(data):
+        raise RuntimeError("simulated crash while drawing")
+
+    monkeypatch.setattr(plot_results, "draw_all", boom)  # ... and a crash half-way
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
+    assert snapshot(outputs) == before
+    assert not [p for p in (out / "data").iterdir() if p.name.startswith(".")]   # no temp files left
+
+
+def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
+    out, lab = built
+    outputs = build.Paths("full", str(out)).outputs()
+    before = snapshot(outputs)
+    d = json.loads(lab.read_text())
+    d["models"]["lstm"]["training_steps"] = 2001
+    lab.write_text(json.dumps(d))
+    real, calls = results._replace, []
+
+    def flaky(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise OSError("simulated crash between renames")
+        real(src, dst)
+
+    monkeypatch.setattr(results, "_replace", flaky)
+    with pytest.raises(OSError, match="between renames"):
+        build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
+    assert snapshot(outputs) == before
+    for folder in (out / "data", out / "figures"):
+        assert not [p.name for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_atomic_write_all_or_nothing(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "sub" / "b.txt"
+    results.atomic_write({a: "one", b: b"two"})
+    assert a.read_text() == "one" and b.read_bytes() == b"two"
+
+    class Unwritable:
+        pass
+
+    with pytest.raises(TypeError):
+        results.atomic_write({a: "new", b: Unwritable()})    # fails while staging
+    assert a.read_text() == "one" and b.read_bytes() == b"two"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "sub"]
+
+
+def test_quick_never_targets_the_committed_files(capsys):
+    p = build.Paths("quick", None)
+    assert p.data == ROOT / "build" / "quick" / "data" / "baselines.json"
+    assert p.figures == ROOT / "build" / "quick" / "figures"
+    assert build.main(["--settings", "quick", "--out", str(ROOT), "--no-run"]) == 2
+    assert "must not write the committed" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------------------------
+# figures
+# --------------------------------------------------------------------------------------------
+def test_figures_are_labelled_svg():
+    d = fixture()
+    d["clipping_demo"]["unclipped"]["loss"][-3:] = [None, None, None]   # a diverged run draws too
+    figs = plot_results.draw_all(d)
+    assert set(figs) == set(results.FIGURE_NAMES)
+    g = figs["gradient-by-distance.svg"].decode()
+    assert "LSTM" in g and "RNN" in g and "distance" in g and "exactly 0" in g and "138" in g
+    c = figs["clipping-demo.svg"].decode()
+    assert "ln 65" in c and "SGD step" in c and "clipped" in c and "non-finite" in c
+    assert figs == plot_results.draw_all(d)          # deterministic: rebuilds diff cleanly
+
+
+# --------------------------------------------------------------------------------------------
+# end to end
+# --------------------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_quick_build_end_to_end(tmp_path):
+    """Execute the lab at quick settings with nbclient and write a complete, valid result set."""
+    if not results.LAB_SOURCE.exists():
+        pytest.skip("the lab source is not there yet")
+    if not CORPUS.exists():
+        pytest.skip(f"corpus not found at {CORPUS} (set LAB3_CORPUS)")
+    committed_before = snapshot([COMMITTED] + [results.FIGURES_DIR / n for n in results.FIGURE_NAMES])
+    out = tmp_path / "quick"
+    cmd = [sys.executable, str(ROOT / "scripts" / "build.py"), "--settings", "quick", "--out", str(out),
+           "--device", "cpu", "--corpus", str(CORPUS)]
+    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    d = results.load_results(out / "data" / "baselines.json")
+    p = d["provenance"]
+    assert p["settings"] == "quick" and p["device_type"] == "cpu"
+    assert p["lab_source_sha256"] == results.lab_source_sha256()
+    assert {"notebook", "lab", "claims", "figures", "write"} <= set(p["duration_s"])
+    assert len(d["claims"]) == len(claims.CLAIMS)
+    assert not claims.failed(claims.evaluate(d)[:1]), "the n-gram rows must match Lab 1 at any settings"
+    for n in results.FIGURE_NAMES:
+        assert (out / "figures" / n).stat().st_size > 1000
+    assert (out / "build" / "lab03_executed.ipynb").exists()
+    # the committed full results were not touched
+    assert snapshot([COMMITTED] + [results.FIGURES_DIR / n for n in results.FIGURE_NAMES]) == committed_before
+    # and an unchanged rebuild is a no-op
+    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "up to date" in r.stdout
