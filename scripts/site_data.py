@@ -385,7 +385,6 @@ def colab_partials(v: dict) -> dict[str, str]:
     return {
         "_colab-link.md": f"[Open the lab in Colab]({url}){{.colab-link}}\n",
         "_colab-badge.md": (f"[Open in Colab]({url}){{.btn .btn-warning .btn-lg .colab-badge role=\"button\"}}\n"),
-        "_colab-url.md": f"<{url}>\n",
     }
 
 
