@@ -386,3 +386,63 @@ def test_quick_build_end_to_end(tmp_path):
     # and an unchanged rebuild is a no-op
     r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "up to date" in r.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# the site build (scripts/render_site.py) with a stand-in for quarto
+# --------------------------------------------------------------------------------------------
+import render_site  # noqa: E402
+
+FAKE_QUARTO = """#!/usr/bin/env python3
+import pathlib, sys
+args = sys.argv[1:]
+out = pathlib.Path(args[args.index("--output-dir") + 1])
+out.mkdir(parents=True, exist_ok=True)
+(out / "index.html").write_text("new site")
+sys.exit(1 if "{fail}" == "yes" else 0)
+"""
+
+
+def fake_quarto(tmp_path, fail: bool) -> str:
+    q = tmp_path / f"quarto-{'fail' if fail else 'ok'}"
+    q.write_text(FAKE_QUARTO.replace("{fail}", "yes" if fail else "no"))
+    q.chmod(0o755)
+    return str(q)
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    proj = tmp_path / "proj"
+    (proj / "_site").mkdir(parents=True)
+    (proj / "_site" / "index.html").write_text("old site")
+    monkeypatch.setattr(render_site, "PROJECT", proj)
+    monkeypatch.setattr(results, "staleness", lambda *a, **k: results.Status("fresh", "fresh (test)"))
+    return proj
+
+
+def test_render_swaps_in_the_new_site(project, tmp_path):
+    assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=False)]) == 0
+    assert (project / "_site" / "index.html").read_text() == "new site"
+    assert sorted(p.name for p in project.iterdir()) == ["_site"]
+
+
+def test_failed_render_keeps_the_previous_site(project, tmp_path, capsys):
+    assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=True)]) == 1
+    assert (project / "_site" / "index.html").read_text() == "old site"
+    assert sorted(p.name for p in project.iterdir()) == ["_site"]
+    assert "previous _site/ is unchanged" in capsys.readouterr().out
+
+
+def test_missing_quarto_says_how_to_install(project, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("QUARTO", raising=False)
+    assert render_site.main(["--no-run"]) == 3
+    assert "quarto.org/docs/get-started" in capsys.readouterr().out
+
+
+def test_render_refuses_stale_data_with_no_run(monkeypatch, capsys):
+    stale = results.Status("stale", "data/baselines.json is stale", "a" * 64, "b" * 64)
+    monkeypatch.setattr(results, "staleness", lambda *a, **k: stale)
+    assert render_site.main(["--no-run", "--quarto", "/bin/false"]) == 2
+    out = capsys.readouterr().out
+    assert "a" * 64 in out and "b" * 64 in out
