@@ -1,0 +1,1200 @@
+# ---
+# jupyter:
+#   accelerator: GPU
+#   colab:
+#     gpuType: T4
+#     provenance: []
+#   jupytext:
+#     cell_metadata_filter: tags,-all
+#     formats: py:percent
+#     notebook_metadata_filter: accelerator,colab,kernelspec
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab 3 · Sequence Models
+#
+# **Module 3, Day 1 · about 37 minutes of exercises in a 50-minute slot · Colab T4 GPU (about 10
+# minutes of compute) or any CPU.**
+#
+# You will write the RNN cell, the language-model loss, gradient clipping, the LSTM cell update and
+# temperature sampling; train a character RNN and an LSTM on Tiny Shakespeare; watch the RNN's
+# gradient vanish; and compare both models with Lab 1's character n-grams on exactly the same test
+# characters.
+#
+# | Part | Exercise | Briefing section | Time |
+# |---|---|---|---|
+# | A · Recurrent Networks | 1 · An RNN Cell by Hand | 2 | 8 min |
+# | | 2 · Loss, Perplexity and Bits per Character | 3, 6 | 6 min |
+# | | 3 · Vanishing and Exploding Gradients | 4 | 9 min |
+# | B · The LSTM | 4 · The LSTM Cell | 5 | 6 min |
+# | C · Generating Text | 5 · Sampling With Temperature | 7 | 8 min |
+# | Challenge | Top-k and Nucleus Sampling | 7 | optional |
+#
+# **How the exercises work.** Each exercise is a `# TODO` stub that raises `NotImplementedError`
+# until you write it. Where people tend to stall, a folded **hint** sits above the stub. Below the
+# stub, a **checkpoint** cell tells you whether your code is right, and names what differs if it is
+# not. Below the checkpoint, a folded **solution** cell: run it if you are stuck, and the rest of
+# the lab carries on with the reference code.
+#
+# **Before you start:** Runtime → Change runtime type → T4 GPU. Then run the cells from the top.
+# Without a GPU everything still runs on the CPU, more slowly.
+
+# %% [markdown]
+# ## Setup (provided)
+#
+# Settings live in one place. `full` is the published run; `quick` trains for a few steps only (it
+# checks that everything runs, in about a minute on a CPU). The build selects them from outside with
+# the environment variables `LAB3_SETTINGS`, `LAB3_DEVICE`, `LAB3_CORPUS` and `LAB3_RESULTS`.
+
+# %% tags=["def"]
+#@title Settings and imports (provided) { display-mode: "form" }
+import hashlib
+import json
+import math
+import os
+import platform
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from types import SimpleNamespace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SETTINGS_PRESETS = {
+    "full": dict(
+        seed=0,
+        batch_size=64,         # chunks per training step
+        chunk_len=128,         # T: characters per training chunk (truncated BPTT)
+        rnn_steps=1000,
+        lstm_steps=2000,
+        lr=3e-3,               # Adam, both models (chosen on validation)
+        clip_kappa=1.0,        # both models train with clipping at kappa = 1
+        eval_chunk=1000,       # evaluation reads a split as one stream in chunks of 1,000
+        grad_chunks=64,        # Exercise 3A: 64 validation chunks ...
+        grad_chunk_len=200,    # ... of 200 characters, loss at the last position only
+        sgd_steps=150,         # Exercise 3B demonstration: plain SGD ...
+        sgd_lr=2.0,            # ... at a deliberately high learning rate
+        sample_len=300,        # Exercise 5: characters generated per strategy
+        log_every=100,
+    ),
+}
+# quick: the same code path with tiny step counts (CI executes the whole notebook in about a minute)
+SETTINGS_PRESETS["quick"] = dict(SETTINGS_PRESETS["full"], rnn_steps=30, lstm_steps=30, grad_chunks=8,
+                                 sgd_steps=20, sample_len=80, log_every=10)
+
+SETTINGS_NAME = os.environ.get("LAB3_SETTINGS", "full")
+if SETTINGS_NAME not in SETTINGS_PRESETS:
+    raise ValueError(f"LAB3_SETTINGS={SETTINGS_NAME!r}: expected one of {sorted(SETTINGS_PRESETS)}")
+S = SimpleNamespace(**SETTINGS_PRESETS[SETTINGS_NAME])
+DEVICE = torch.device(os.environ.get("LAB3_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu"))
+
+CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
+CORPUS_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
+SPLIT = dict(train=(0, 1_000_000), val=(1_000_000, 1_055_000), test=(1_055_000, 1_115_394))
+D_EMBED, D_HIDDEN = 64, 256   # d and d_h for both models
+
+PHASE_S = {}                  # seconds per phase of this run, saved with the results
+
+
+def device_name(device):
+    """The GPU's model, or the CPU's model name (for the results' provenance)."""
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+@contextmanager
+def timed(phase):
+    """Adds the wall-clock seconds of a block to PHASE_S[phase]."""
+    t0 = time.perf_counter()
+    try:
+        yield
+    finally:
+        if DEVICE.type == "cuda":
+            torch.cuda.synchronize()
+        PHASE_S[phase] = PHASE_S.get(phase, 0.0) + time.perf_counter() - t0
+
+
+# %% tags=["def"]
+#@title Checkpoint code (provided; you do not need to read it) { display-mode: "form" }
+class CheckpointError(AssertionError):
+    """A checkpoint failed: the message names the exercise and what differed."""
+
+
+def _fail(which, message):
+    raise CheckpointError(f"❌ {which}: {message}") from None
+
+
+def _passed(which, message):
+    print(f"✅ {which} passed: {message}")
+
+
+def _call(which, fn, *args):
+    """Calls a student's function; turns its exceptions into a one-line checkpoint failure."""
+    try:
+        return fn(*args)
+    except NotImplementedError:
+        _fail(which, f"`{fn.__name__}` is not written yet (it still raises NotImplementedError). "
+                     "Replace the `# TODO` lines, or run the folded solution below the checkpoint.")
+    except Exception as err:  # noqa: BLE001 - any error in student code is reported, not re-raised raw
+        _fail(which, f"`{fn.__name__}` raised {type(err).__name__}: {err}")
+
+
+def _check_tensor(which, name, got, shape, dtype=None):
+    if not torch.is_tensor(got):
+        _fail(which, f"{name} should be a tensor, got {type(got).__name__}")
+    if tuple(got.shape) != tuple(shape):
+        _fail(which, f"{name} has shape {tuple(got.shape)}, expected {tuple(shape)}")
+    if dtype is not None and got.dtype != dtype:
+        _fail(which, f"{name} has dtype {got.dtype}, expected {dtype}")
+
+
+def checkpoint_1(rnn_cell_step):
+    """Exercise 1: rnn_cell_step against nn.RNNCell with the same weights."""
+    which = "Checkpoint 1 (Exercise 1, rnn_cell_step)"
+    g = torch.Generator().manual_seed(1)
+    B, d, d_h = 4, 5, 7
+    cell = nn.RNNCell(d, d_h)
+    x, h = torch.randn(B, d, generator=g), torch.randn(B, d_h, generator=g)
+    W, U, b = cell.weight_hh.detach(), cell.weight_ih.detach(), (cell.bias_ih + cell.bias_hh).detach()
+    got = _call(which, rnn_cell_step, x, h, W, U, b)
+    _check_tensor(which, "h_t", got, (B, d_h), torch.float32)
+    want = cell(x, h).detach()
+    if torch.allclose(got, want, atol=1e-5):
+        return _passed(which, f"matches nn.RNNCell (max |difference| {float((got - want).abs().max()):.1e})")
+    known_mistakes = {
+        "the bias b is missing": torch.tanh(h @ W.T + x @ U.T),
+        "tanh is missing (that is a_t, not h_t)": h @ W.T + x @ U.T + b,
+        "W and U are not transposed (use h_prev @ W.T and x_t @ U.T)": torch.tanh(h @ W + b) if d == d_h else None,
+        "W is not transposed (h_prev @ W.T)": torch.tanh(h @ W + x @ U.T + b),
+    }
+    for mistake, value in known_mistakes.items():
+        if value is not None and torch.allclose(got, value, atol=1e-5):
+            _fail(which, f"your output matches a common mistake: {mistake}.")
+    _fail(which, f"differs from nn.RNNCell by up to {float((got - want).abs().max()):.3g}. "
+                 "Equation 1: a_t = W h_(t-1) + U x_t + b, h_t = tanh(a_t); with batches in rows, "
+                 "a_t = h_prev @ W.T + x_t @ U.T + b.")
+
+
+def checkpoint_2(lm_loss_and_ppl, vocab_size=65):
+    """Exercise 2: equal logits give perplexity |V|; the loss agrees with F.cross_entropy."""
+    which = "Checkpoint 2 (Exercise 2, lm_loss_and_ppl)"
+    g = torch.Generator().manual_seed(2)
+    B, T, V = 3, 11, vocab_size
+    targets = torch.randint(0, V, (B, T), generator=g)
+    out = _call(which, lm_loss_and_ppl, torch.zeros(B, T, V), targets)
+    if not (isinstance(out, tuple) and len(out) == 3):
+        _fail(which, "should return a tuple (loss, perplexity, bits per character)")
+    loss, ppl, bpc = (float(v) for v in out)
+    if abs(ppl - V) > 1e-3:
+        _fail(which, f"equal logits must give perplexity exactly |V| = {V}, got {ppl:.4f}. "
+                     "Perplexity is exp(mean loss in nats), Equation 4.")
+    logits = torch.randn(B, T, V, generator=g, requires_grad=True)
+    loss_t, ppl_t, bpc_t = _call(which, lm_loss_and_ppl, logits, targets)
+    ref = F.cross_entropy(logits.reshape(-1, V), targets.reshape(-1)).detach()
+    if not torch.is_tensor(loss_t) or loss_t.dim() != 0:
+        _fail(which, "the loss should be a scalar tensor (it is also the training loss)")
+    if not loss_t.requires_grad:
+        _fail(which, "the loss does not carry gradients (do not call .item() or detach it): "
+                     "the same function is the training loss")
+    loss_t, ppl_t, bpc_t = (v.detach() if torch.is_tensor(v) else v for v in (loss_t, ppl_t, bpc_t))
+    if abs(float(loss_t) - float(ref)) > 1e-5:
+        hint = ""
+        if abs(float(loss_t) - float(ref) * B * T) < 1e-3:
+            hint = " It looks like a sum over positions; Equation 3 takes the mean."
+        elif abs(float(loss_t) - float(ref) / math.log(2)) < 1e-4:
+            hint = " It looks like bits (log base 2); the loss is in nats (natural log)."
+        _fail(which, f"loss {float(loss_t):.6f} differs from F.cross_entropy {float(ref):.6f}.{hint}")
+    if abs(float(ppl_t) - math.exp(float(ref))) > 1e-3 * math.exp(float(ref)):
+        _fail(which, f"perplexity {float(ppl_t):.4f} should be exp(loss) = {math.exp(float(ref)):.4f}")
+    if abs(float(bpc_t) - float(ref) / math.log(2)) > 1e-5:
+        _fail(which, f"bits per character {float(bpc_t):.4f} should be loss / ln 2 = {float(ref) / math.log(2):.4f}")
+    flat = _call(which, lm_loss_and_ppl, logits.detach().reshape(-1, V), targets.reshape(-1))
+    if abs(float(flat[0]) - float(ref)) > 1e-5:
+        _fail(which, "with logits of shape (N, |V|) and targets (N,) the loss differs: support both shapes")
+    _passed(which, f"equal logits give perplexity {ppl:.4f} = |V|; loss matches F.cross_entropy; "
+                   f"bits per character = loss / ln 2")
+
+
+def checkpoint_3a(grad_norms, spectral_W):
+    """Exercise 3A: the measured curve is a valid gradient norm and respects Equation 8's bound."""
+    which = "Checkpoint 3A (Exercise 3, part A, gradient by distance)"
+    g = np.asarray(grad_norms, dtype=np.float64)
+    if g.ndim != 1 or len(g) < 51:
+        _fail(which, f"expected one norm per distance (at least 51), got shape {g.shape}")
+    if not np.all(np.isfinite(g)) or np.any(g < 0):
+        _fail(which, "the gradient norms must be finite and non-negative")
+    if g[0] <= 0:
+        _fail(which, "the gradient at distance 0 is zero: did the loss reach the last position?")
+    bound = g[0] * float(spectral_W) ** np.arange(len(g))
+    if np.any(g > bound * (1 + 1e-3) + 1e-30):
+        d = int(np.argmax(g > bound * (1 + 1e-3) + 1e-30))
+        _fail(which, f"at distance {d} the measured norm exceeds the bound of Equation 8, "
+                     "||dL/dh_T|| x ||W||^(T-s): the measurement is wrong")
+    zero = np.flatnonzero(g == 0)
+    where = f"exactly 0 in float32 from {int(zero[0])} characters back" if len(zero) else \
+        f"{g[-1]:.2e} at {len(g) - 1} characters back"
+    _passed(which, f"||W|| = {float(spectral_W):.2f}; the norm falls from {g[0]:.2e} at distance 0 to "
+                   f"{g[50]:.2e} at 50 and {where}, always under the bound")
+
+
+def checkpoint_3b(clip_gradients):
+    """Exercise 3B: clip_gradients against torch.nn.utils.clip_grad_norm_."""
+    which = "Checkpoint 3B (Exercise 3, part B, clip_gradients)"
+
+    def make(grads):
+        params = [nn.Parameter(torch.zeros_like(gr)) for gr in grads]
+        for p, gr in zip(params, grads):
+            p.grad = gr.clone()
+        return params
+
+    g = torch.Generator().manual_seed(3)
+    cases = {"g = (3, 4), kappa = 1": ([torch.tensor([3.0]), torch.tensor([4.0])], 1.0),
+             "g = (3, 4), kappa = 10": ([torch.tensor([3.0]), torch.tensor([4.0])], 10.0),
+             "three random tensors, kappa = 1": ([torch.randn(5, 3, generator=g) * 4, torch.randn(7, generator=g),
+                                                  torch.randn(2, 2, generator=g)], 1.0)}
+    for name, (grads, kappa) in cases.items():
+        mine, ref = make(grads), make(grads)
+        total = _call(which, clip_gradients, mine, kappa)
+        ref_total = torch.nn.utils.clip_grad_norm_(ref, kappa)
+        if total is None or abs(float(total) - float(ref_total)) > 1e-4 * max(1.0, float(ref_total)):
+            _fail(which, f"{name}: should return the total norm before clipping, {float(ref_total):.4f}, "
+                         f"got {total}")
+        for p, q in zip(mine, ref):
+            if not torch.allclose(p.grad, q.grad, atol=1e-5):
+                norms = [float(gr.norm()) for gr in grads]
+                per_param = [gr * min(1.0, kappa / n) for gr, n in zip(grads, norms)]
+                if all(torch.allclose(a.grad, b, atol=1e-5) for a, b in zip(mine, per_param)):
+                    _fail(which, f"{name}: you clipped each parameter separately; Equation 9 uses the "
+                                 "norm of all gradients together, flattened into one vector")
+                _fail(which, f"{name}: clipped gradients differ from clip_grad_norm_ "
+                             "(g <- g * min(1, kappa / ||g||), in place on every p.grad)")
+    _passed(which, "matches torch.nn.utils.clip_grad_norm_: (3, 4) becomes (0.6, 0.8) at kappa = 1 "
+                   "and is unchanged at kappa = 10")
+
+
+def checkpoint_4(lstm_cell_step):
+    """Exercise 4: lstm_cell_step against nn.LSTMCell with the same weights."""
+    which = "Checkpoint 4 (Exercise 4, lstm_cell_step)"
+    g = torch.Generator().manual_seed(4)
+    B, d, d_h = 4, 5, 6
+    cell = nn.LSTMCell(d, d_h)
+    x, h, c = (torch.randn(B, n, generator=g) for n in (d, d_h, d_h))
+    p = lstm_params_from(cell.weight_ih, cell.weight_hh, cell.bias_ih + cell.bias_hh)
+    out = _call(which, lstm_cell_step, x, h, c, p)
+    if not (isinstance(out, tuple) and len(out) == 2):
+        _fail(which, "should return the pair (h_t, c_t)")
+    h_got, c_got = out
+    _check_tensor(which, "h_t", h_got, (B, d_h))
+    _check_tensor(which, "c_t", c_got, (B, d_h))
+    h_want, c_want = (v.detach() for v in cell(x, (h, c)))
+    if not torch.allclose(c_got, c_want, atol=1e-5):
+        f = torch.sigmoid(h @ p.W_f.T + x @ p.U_f.T + p.b_f)
+        i = torch.sigmoid(h @ p.W_i.T + x @ p.U_i.T + p.b_i)
+        c_tilde = torch.tanh(h @ p.W_c.T + x @ p.U_c.T + p.b_c)
+        if torch.allclose(c_got, f * h + i * c_tilde, atol=1e-5):
+            _fail(which, "the cell update uses h_prev where Equation 10 has c_prev: c_t = f * c_prev + i * c_tilde")
+        _fail(which, f"c_t differs from nn.LSTMCell by up to {float((c_got - c_want).abs().max()):.3g}. "
+                     "Cell update: c_t = f_t * c_(t-1) + i_t * c_tilde_t (elementwise)")
+    if not torch.allclose(h_got, h_want, atol=1e-5):
+        o = torch.sigmoid(h @ p.W_o.T + x @ p.U_o.T + p.b_o)
+        if torch.allclose(h_got, o * torch.tanh(c), atol=1e-5):
+            _fail(which, "the hidden state uses c_prev; Equation 10 uses the new cell state: h_t = o * tanh(c_t)")
+        _fail(which, f"h_t differs from nn.LSTMCell by up to {float((h_got - h_want).abs().max()):.3g}. "
+                     "Hidden state: h_t = o_t * tanh(c_t)")
+    _passed(which, "h_t and c_t match nn.LSTMCell")
+
+
+def checkpoint_4b(rnn_grad_norms, lstm_grad_norms, settings_name, distance=50):
+    """After Exercise 4: the LSTM's gradient at distance 50 lies above the RNN's."""
+    which = f"Checkpoint 4B (LSTM against RNN at distance {distance})"
+    rnn, lstm = float(rnn_grad_norms[distance]), float(lstm_grad_norms[distance])
+    ratio = "infinitely (the RNN's is exactly 0)" if rnn == 0 else f"{lstm / rnn:.2g} times"
+    if lstm > rnn:
+        return _passed(which, f"at {distance} characters back the LSTM's gradient ({lstm:.2e}) is {ratio} "
+                              f"the RNN's ({rnn:.2e})")
+    message = (f"at {distance} characters back the LSTM's gradient ({lstm:.2e}) is not above the RNN's "
+               f"({rnn:.2e})")
+    if settings_name != "full":
+        print(f"⚠️ {which}: not enforced at the '{settings_name}' setting, whose models are barely trained: {message}")
+        return
+    _fail(which, message)
+
+
+def checkpoint_results(table, settings_name):
+    """The results table: the LSTM beats the trigram by at least 1.0 in perplexity and beats the 5-gram."""
+    which = "Results checkpoint (third objective: the LSTM against the n-gram baseline)"
+    lstm, tri, best = (table[k]["perplexity"] for k in ("lstm", "trigram", "best_ngram"))
+    problems = []
+    if not lstm <= tri - 1.0:
+        problems.append(f"the LSTM's test perplexity {lstm:.2f} is not at least 1.0 below the trigram's {tri:.2f}")
+    if not lstm < best:
+        problems.append(f"the LSTM's test perplexity {lstm:.2f} is not below the best n-gram's {best:.2f}")
+    if not problems:
+        return _passed(which, f"LSTM {lstm:.2f} against trigram {tri:.2f} and 5-gram {best:.2f}, "
+                              "on the same 60,394 test characters")
+    if settings_name != "full":
+        print(f"⚠️ {which}: not enforced at the '{settings_name}' setting, whose models are barely trained: "
+              + "; ".join(problems))
+        return
+    _fail(which, "; ".join(problems))
+
+
+def checkpoint_5(sample_with_temperature, draws=20_000, tolerance=0.015):
+    """Exercise 5: draw frequencies match softmax(z / tau); tau = 0.01 always picks the arg max."""
+    which = "Checkpoint 5 (Exercise 5, sample_with_temperature)"
+    z = torch.tensor([2.0, 1.0, 0.0, -1.0])
+    for tau in (0.5, 1.0, 2.0):
+        gen = torch.Generator().manual_seed(5)
+        ids = _call(which, sample_with_temperature, z.expand(draws, -1), tau, gen)
+        _check_tensor(which, f"the draws at tau = {tau}", ids, (draws,), torch.int64)
+        freq = torch.bincount(ids, minlength=len(z)).double() / draws
+        want = torch.softmax(z.double() / tau, dim=-1)
+        worst = float((freq - want).abs().max())
+        if worst > tolerance:
+            got = ", ".join(f"{v:.3f}" for v in freq.tolist())
+            exp = ", ".join(f"{v:.3f}" for v in want.tolist())
+            _fail(which, f"at tau = {tau}, {draws:,} draws gave frequencies ({got}); softmax(z / tau) is "
+                         f"({exp}); they differ by {worst:.3f} > {tolerance} (Equation 12 divides the logits by tau)")
+    gen = torch.Generator().manual_seed(5)
+    ids = _call(which, sample_with_temperature, z.expand(1000, -1), 0.01, gen)
+    if not bool((ids == 0).all()):
+        _fail(which, "at tau = 0.01 every draw must be the arg max (token 0)")
+    batch = _call(which, sample_with_temperature, torch.randn(2, 3, 7), 1.0, torch.Generator().manual_seed(0))
+    _check_tensor(which, "draws for logits of shape (2, 3, |V|)", batch, (2, 3))
+    a = _call(which, sample_with_temperature, z.expand(50, -1), 1.0, torch.Generator().manual_seed(9))
+    b = _call(which, sample_with_temperature, z.expand(50, -1), 1.0, torch.Generator().manual_seed(9))
+    if not torch.equal(a, b):
+        _fail(which, "the same generator seed must give the same draws: pass `generator` to torch.multinomial")
+    _passed(which, f"{draws:,} draws at tau = 0.5, 1, 2 match softmax(z / tau) within {tolerance}; "
+                   "tau = 0.01 always returns the arg max")
+
+
+def checkpoint_stretch(top_k_filter, nucleus_filter):
+    """Stretch: the section-7 worked example, through the filters and the same sampler."""
+    which = "Stretch checkpoint (top_k_filter, nucleus_filter)"
+    unsure, confident = torch.tensor([0.50, 0.30, 0.15, 0.05]), torch.tensor([0.95, 0.03, 0.01, 0.01])
+    cases = [(top_k_filter, unsure, 2, 2), (nucleus_filter, unsure, 0.9, 3),
+             (top_k_filter, confident, 2, 2), (nucleus_filter, confident, 0.9, 1)]
+    for fn, probs, arg, kept in cases:
+        out = _call(which, fn, probs.log(), arg)
+        _check_tensor(which, f"{fn.__name__} output", out, probs.shape)
+        got = int(torch.isfinite(out).sum())
+        if got != kept:
+            _fail(which, f"{fn.__name__}({[round(v, 2) for v in probs.tolist()]}, {arg}) keeps {got} tokens, "
+                         f"expected {kept}; removed tokens get logit -inf")
+        renorm = torch.softmax(out, dim=-1)[:kept]
+        if not torch.allclose(renorm, probs[:kept] / probs[:kept].sum(), atol=1e-5):
+            _fail(which, f"{fn.__name__}: the kept tokens must keep their relative probabilities")
+    batch = torch.randn(3, 5, 11)
+    for fn, arg in ((top_k_filter, 4), (nucleus_filter, 0.5)):
+        _check_tensor(which, f"{fn.__name__} on logits (3, 5, |V|)", _call(which, fn, batch, arg), batch.shape)
+    _passed(which, "top-2 keeps 2 of (0.50, 0.30, 0.15, 0.05) and p = 0.9 keeps 3; "
+                   "for (0.95, 0.03, 0.01, 0.01) p = 0.9 keeps 1")
+
+
+# %% tags=["def"]
+#@title Corpus, split and vocabulary (provided) { display-mode: "form" }
+def load_corpus(path=None):
+    """Tiny Shakespeare, checked against its sha256. Looks in LAB3_CORPUS, then ../shared/data and
+    the working folder, and downloads it only when none is given or found."""
+    path = path or os.environ.get("LAB3_CORPUS")
+    if path:
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"corpus not found at {path}. Set LAB3_CORPUS to the path of Tiny "
+                                    f"Shakespeare (sha256 {CORPUS_SHA256}), or unset it to download it from "
+                                    f"{CORPUS_URL}")
+    else:
+        found = [p for p in (Path("../shared/data/tinyshakespeare.txt"), Path("tinyshakespeare.txt")) if p.is_file()]
+        path = found[0] if found else Path("tinyshakespeare.txt")
+        if not found:
+            print(f"downloading {CORPUS_URL}")
+            try:
+                urllib.request.urlretrieve(CORPUS_URL, path)
+            except OSError as err:
+                raise RuntimeError(f"could not download the corpus from {CORPUS_URL} ({err}). Download it by "
+                                   f"hand and set LAB3_CORPUS to its path.") from None
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != CORPUS_SHA256:
+        raise ValueError(f"the corpus at {path} has sha256 {digest}, expected {CORPUS_SHA256} (Tiny "
+                         f"Shakespeare from {CORPUS_URL}). Delete it and run this cell again to download "
+                         "it, or point LAB3_CORPUS at the right file.")
+    return data.decode("utf-8")
+
+
+def split_and_encode(text):
+    """Fixed split by position and the 65-character vocabulary of train; returns ids as one array."""
+    train = text[slice(*SPLIT["train"])]
+    chars = sorted(set(train))
+    stoi = {c: i for i, c in enumerate(chars)}
+    ids = np.array([stoi[c] for c in text], dtype=np.int64)   # every character of val and test is in train
+    return chars, ids
+
+
+# %% tags=["def"]
+#@title The character n-gram baseline, restated from Lab 1 (provided) { display-mode: "form" }
+class CharNGram:
+    """Add-k character n-gram: P(c | ctx) = (count(ctx, c) + k) / (count(ctx) + |V| k), counts from train.
+
+    Contexts are the n - 1 preceding characters, encoded as one integer in base |V|.
+    """
+
+    def __init__(self, n, vocab_size):
+        self.n, self.V = n, vocab_size
+
+    def _context_codes(self, ids, positions):
+        code = np.zeros(len(positions), dtype=np.int64)
+        for back in range(self.n - 1, 0, -1):
+            code = code * self.V + ids[positions - back]
+        return code
+
+    def fit(self, ids, start, end):
+        pos = np.arange(start + self.n - 1, end)
+        self.contexts, inverse = np.unique(self._context_codes(ids, pos), return_inverse=True)
+        self.counts = np.zeros((len(self.contexts), self.V))           # count(ctx, c)
+        np.add.at(self.counts, (inverse, ids[pos]), 1)
+        self.totals = self.counts.sum(axis=1)                          # count(ctx)
+        return self
+
+    def log_probs(self, ids, start, end, k):
+        """(end - start, |V|) log-probabilities for the characters ids[start:end], each from the true text
+        before it (for the first ones, the end of the preceding split)."""
+        codes = self._context_codes(ids, np.arange(start, end))
+        row = np.clip(np.searchsorted(self.contexts, codes), 0, len(self.contexts) - 1)
+        seen = self.contexts[row] == codes
+        counts = np.where(seen[:, None], self.counts[row], 0.0)
+        totals = np.where(seen, self.totals[row], 0.0)
+        return np.log((counts + k) / (totals + self.V * k)[:, None])
+
+
+# %% [markdown]
+# Run the setup: load and check the corpus, split it, build the vocabulary.
+
+# %%
+text = load_corpus()
+chars, ids = split_and_encode(text)
+V = len(chars)
+assert V == 65, f"expected the 65 characters of the training split, found {V}"
+split_ids = {name: ids[a:b] for name, (a, b) in SPLIT.items()}
+print(f"device: {DEVICE} · settings: {SETTINGS_NAME} · corpus sha256 ok · |V| = {V} · "
+      + ", ".join(f"{name} {len(v):,}" for name, v in split_ids.items()))
+
+# %% [markdown]
+# # Part A · Recurrent Networks
+#
+# ## Exercise 1 · An RNN Cell by Hand (8 min · briefing section 2)
+#
+# Write one step of Equation 1:
+#
+# $$a_t = W h_{t-1} + U x_t + b, \qquad h_t = \tanh(a_t).$$
+#
+# Shapes are for a batch of $B$ sequences, one per row: `x_t` is `(B, d)`, `h_prev` is `(B, d_h)`,
+# `W` is `(d_h, d_h)`, `U` is `(d_h, d)`, `b` is `(d_h,)`. The result `h_t` is `(B, d_h)`.
+
+# %% [markdown] tags=["hint-1"]
+# <details><summary>Hint</summary>
+#
+# With one sequence per row, $W h_{t-1}$ becomes `h_prev @ W.T`, and $U x_t$ becomes `x_t @ U.T`.
+# The bias broadcasts over the batch. Then apply `torch.tanh`.
+# </details>
+
+# %% tags=["def", "exercise-1"]
+def rnn_cell_step(x_t, h_prev, W, U, b):
+    # x_t: (B, d)   h_prev: (B, d_h)   W: (d_h, d_h)   U: (d_h, d)   b: (d_h,)
+    ### BEGIN SOLUTION (TODO: compute a_t = W h_(t-1) + U x_t + b for a batch in rows, and return h_t = tanh(a_t))
+    a_t = h_prev @ W.T + x_t @ U.T + b      # (B, d_h)
+    return torch.tanh(a_t)                   # h_t: (B, d_h)
+    ### END SOLUTION
+
+
+# %% tags=["checkpoint-1"]
+checkpoint_1(rnn_cell_step)
+
+# %% [markdown]
+# ## Exercise 2 · Loss, Perplexity and Bits per Character (6 min · briefing sections 3 and 6)
+#
+# Write `lm_loss_and_ppl(logits, targets)`: the mean cross-entropy in nats (Equation 3), the
+# perplexity (Equation 4) and the bits per character, $\mathrm{BPC} = \mathcal{L} / \ln 2$.
+#
+# $$\mathcal{L} = -\frac{1}{T}\sum_t \log \mathrm{softmax}(z_t)[w_{t+1}], \qquad \mathrm{PPL} = \exp(\mathcal{L}).$$
+#
+# `logits` is `(..., |V|)` and `targets` holds the next-token ids, shape `(...)`. Return the loss as a
+# scalar tensor that still carries gradients: the same function is the training loss, and it scores
+# every model in this lab, the n-grams included.
+
+# %% [markdown] tags=["hint-2"]
+# <details><summary>Hint</summary>
+#
+# Flatten to `(N, |V|)` and `(N,)`. `torch.log_softmax(logits, dim=-1)` gives $\log \hat y_t$; pick
+# the target's entry of each row with `.gather(1, targets[:, None])` (or fancy indexing), negate and
+# take the mean. Then `torch.exp(loss)` and `loss / math.log(2)`.
+# </details>
+
+# %% tags=["def", "exercise-2"]
+def lm_loss_and_ppl(logits, targets):
+    # logits: (..., |V|)   targets: (...) token ids; returns (mean loss in nats, perplexity, bits per char)
+    ### BEGIN SOLUTION (TODO: mean of -log softmax(logits)[target] over all positions (Equation 3); perplexity = exp(loss) (Equation 4); bpc = loss / ln 2)
+    logp = torch.log_softmax(logits.reshape(-1, logits.shape[-1]), dim=-1)   # (N, |V|)
+    nll = -logp.gather(1, targets.reshape(-1, 1)).squeeze(1)                 # (N,) nats per position
+    loss = nll.mean()
+    return loss, torch.exp(loss), loss / math.log(2)
+    ### END SOLUTION
+
+
+# %% tags=["checkpoint-2"]
+checkpoint_2(lm_loss_and_ppl)
+
+# %% [markdown]
+# ### The n-gram baseline, scored by your function (provided)
+#
+# Lab 1's character n-gram with add-k smoothing. $n$ and $k$ are chosen on the validation split from
+# Lab 1's grid ($n \le 5$, $k \in \{1, 0.1, 0.01, 0.001\}$), never on test. Every test character is
+# scored once, from the true text before it. The cell asserts that it reproduces Lab 1's test values
+# to four decimals, and every row goes through your `lm_loss_and_ppl`.
+
+# %%
+LAB1_TEST_NATS = {"uniform": 4.1744, "bigram": 2.4922, "trigram": 2.0859, "best_ngram": 1.8326}
+K_GRID = (1, 0.1, 0.01, 0.001)
+
+
+def score_log_probs(log_probs, split):
+    """Scores a (N, |V|) array of log-probabilities of a split's characters with lm_loss_and_ppl."""
+    a, b = SPLIT[split]
+    loss, ppl, bpc = lm_loss_and_ppl(torch.from_numpy(log_probs), torch.from_numpy(ids[a:b]))
+    return dict(test_nats=float(loss), perplexity=float(ppl), bpc=float(bpc))
+
+
+with timed("ngram"):
+    ngrams = {n: CharNGram(n, V).fit(ids, *SPLIT["train"]) for n in range(1, 6)}
+    val_nats = {(n, k): score_log_probs(ngrams[n].log_probs(ids, *SPLIT["val"], k=k), "val")["test_nats"]
+                for n in ngrams for k in K_GRID}                    # selection on validation only
+    best_k = {n: min(K_GRID, key=lambda k: val_nats[n, k]) for n in ngrams}
+    best_n = min(ngrams, key=lambda n: val_nats[n, best_k[n]])
+    n_test = SPLIT["test"][1] - SPLIT["test"][0]
+    results = {"uniform": dict(label=f"Uniform over the {V} characters", lab=None,
+                               **score_log_probs(np.full((n_test, V), -math.log(V)), "test"),
+                               parameters=None, training_steps=None)}
+    names = {"bigram": "Character bigram", "trigram": "Character trigram",
+             "best_ngram": f"Best character n-gram, n ≤ 5: n = {best_n}"}
+    for key, n in (("bigram", 2), ("trigram", 3), ("best_ngram", best_n)):
+        results[key] = dict(label=f"{names[key]}, add-k (k = {best_k[n]:g})", lab=1, n=n, k=best_k[n],
+                            **score_log_probs(ngrams[n].log_probs(ids, *SPLIT["test"], k=best_k[n]), "test"),
+                            parameters=None, training_steps=None)
+
+for key, lab1 in LAB1_TEST_NATS.items():
+    assert round(results[key]["test_nats"], 4) == lab1, \
+        f"{key}: {results[key]['test_nats']:.6f} nats per character does not reproduce Lab 1's {lab1}"
+print("chosen on validation: k per n", best_k, "· best n", best_n)
+for key, row in results.items():
+    print(f"{row['label']:<52} {row['test_nats']:.4f} nats  ppl {row['perplexity']:6.2f}  bpc {row['bpc']:.2f}")
+print("✅ reproduces Lab 1's test values to four decimals")
+
+# %% [markdown]
+# ### The RNN language model and its training loop (provided)
+#
+# `RNNLM` embeds each character ($d = 64$), runs **your** `rnn_cell_step` over the chunk
+# ($d_h = 256$) and maps each $h_t$ to logits with $W_o, b_o$ (Equation 2). `train_lm` takes 64
+# random chunks of $T = 128$ characters per step, starts each from $h_0 = 0$, uses teacher forcing,
+# your `lm_loss_and_ppl`, Adam, and clipping at $\kappa = 1$. A non-finite loss stops training and
+# names the step. Evaluation reads a split as one stream in chunks of 1,000 characters and carries
+# the hidden state, starting from the end of the preceding split, so every character is scored once
+# and none from a cold state.
+
+# %% tags=["def"]
+class RNNLM(nn.Module):
+    """Embedding -> rnn_cell_step over time (Equation 1) -> output layer (Equation 2)."""
+
+    def __init__(self, vocab_size, d=D_EMBED, d_h=D_HIDDEN):
+        super().__init__()
+        self.embed = nn.Embedding(vocab_size, d)
+        bound = 1 / math.sqrt(d_h)                                  # nn.RNN's initialization
+        self.W = nn.Parameter(torch.empty(d_h, d_h).uniform_(-bound, bound))
+        self.U = nn.Parameter(torch.empty(d_h, d).uniform_(-bound, bound))
+        self.b = nn.Parameter(torch.zeros(d_h))
+        self.out = nn.Linear(d_h, vocab_size)                       # W_o, b_o
+        self.d_h = d_h
+
+    def forward(self, x, h=None, keep_states=False):
+        # x: (B, T) token ids; h: (B, d_h) or None for h_0 = 0
+        emb = self.embed(x)                                         # (B, T, d)
+        h = torch.zeros(x.shape[0], self.d_h, device=x.device) if h is None else h
+        states = []
+        for t in range(x.shape[1]):
+            h = rnn_cell_step(emb[:, t], h, self.W, self.U, self.b)  # (B, d_h)
+            if keep_states:
+                h.retain_grad()
+            states.append(h)
+        logits = self.out(torch.stack(states, dim=1))               # (B, T, |V|)
+        return (logits, h, states) if keep_states else (logits, h)
+
+
+class LSTMLM(nn.Module):
+    """Embedding -> nn.LSTM (Equation 10, optimized) -> output layer (Equation 2). Forget-gate bias 1."""
+
+    def __init__(self, vocab_size, d=D_EMBED, d_h=D_HIDDEN):
+        super().__init__()
+        self.embed = nn.Embedding(vocab_size, d)
+        self.lstm = nn.LSTM(d, d_h, batch_first=True)
+        with torch.no_grad():                                       # PyTorch's gate order: i, f, g, o
+            self.lstm.bias_ih_l0[d_h:2 * d_h].fill_(1.0)
+            self.lstm.bias_hh_l0[d_h:2 * d_h].fill_(0.0)             # so b_f = 1 in total
+        self.out = nn.Linear(d_h, vocab_size)
+
+    def forward(self, x, state=None):
+        hs, state = self.lstm(self.embed(x), state)                 # hs: (B, T, d_h)
+        return self.out(hs), state
+
+
+def lstm_params_from(weight_ih, weight_hh, bias):
+    """Splits PyTorch's stacked LSTM weights (gate order i, f, g, o) into Equation 10's W_*, U_*, b_*."""
+    W_i, W_f, W_c, W_o = weight_hh.detach().chunk(4)
+    U_i, U_f, U_c, U_o = weight_ih.detach().chunk(4)
+    b_i, b_f, b_c, b_o = bias.detach().chunk(4)
+    return SimpleNamespace(W_f=W_f, W_i=W_i, W_o=W_o, W_c=W_c, U_f=U_f, U_i=U_i, U_o=U_o, U_c=U_c,
+                           b_f=b_f, b_i=b_i, b_o=b_o, b_c=b_c)
+
+
+def count_parameters(model):
+    return sum(p.numel() for p in model.parameters())
+
+
+def random_batch(generator, batch_size=None, chunk_len=None):
+    """batch_size random chunks of the training split: inputs w_1..w_T and targets w_2..w_(T+1)."""
+    batch_size, chunk_len = batch_size or S.batch_size, chunk_len or S.chunk_len
+    train = split_ids["train"]
+    starts = torch.randint(0, len(train) - chunk_len - 1, (batch_size,), generator=generator)
+    chunk = torch.from_numpy(np.stack([train[s:s + chunk_len + 1] for s in starts.tolist()]))
+    return chunk[:, :-1].to(DEVICE), chunk[:, 1:].to(DEVICE)        # (B, T), (B, T)
+
+
+def train_lm(model, steps, name):
+    """Adam with clipping at kappa = 1 on random chunks (truncated BPTT), seeded; returns the loss per step."""
+    torch.manual_seed(S.seed)
+    batches = torch.Generator().manual_seed(S.seed)
+    optimizer = torch.optim.Adam(model.parameters(), lr=S.lr)
+    losses = []
+    model.train()
+    for step in range(1, steps + 1):
+        x, y = random_batch(batches)
+        logits = model(x)[0]                                        # teacher forcing: inputs are the true text
+        loss = lm_loss_and_ppl(logits, y)[0]
+        if not torch.isfinite(loss):
+            raise FloatingPointError(f"training {name}: the loss became {float(loss)} at step {step} of {steps}; "
+                                     "stopping. Check the exercises it uses, or lower the learning rate.")
+        optimizer.zero_grad()
+        loss.backward()                                             # BPTT within each chunk (Equations 5, 7)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), S.clip_kappa)
+        optimizer.step()
+        losses.append(float(loss))
+        if step % S.log_every == 0 or step == steps:
+            print(f"{name} step {step:>5}/{steps}  train loss {np.mean(losses[-S.log_every:]):.3f} nats/char")
+    return losses
+
+
+@torch.no_grad()
+def evaluate(model, split):
+    """Scores every character of a split once with lm_loss_and_ppl, reading it as one stream in chunks of
+    S.eval_chunk and carrying the state; the state is first warmed up on the end of the preceding split."""
+    model.eval()
+    a, b = SPLIT[split]
+    warm = min(S.eval_chunk, a)
+    stream = torch.from_numpy(ids[a - warm - 1:b]).to(DEVICE)        # the inputs start one character early
+    inputs = stream[:-1]                                             # input j predicts stream[j + 1]
+    state, all_logits = None, []
+    for s in range(0, len(inputs), S.eval_chunk):
+        x = inputs[s:s + S.eval_chunk][None]                          # (1, chunk)
+        logits, state = model(x, state)
+        all_logits.append(logits[0])
+    logits = torch.cat(all_logits)[warm:]                            # drop the warm-up positions
+    targets = stream[warm + 1:]
+    assert len(targets) == b - a and len(logits) == b - a
+    loss, ppl, bpc = lm_loss_and_ppl(logits.float(), targets)
+    return dict(test_nats=float(loss), perplexity=float(ppl), bpc=float(bpc))
+
+
+# %% [markdown]
+# Train the RNN: 1,000 steps at the full setting (about a minute on a T4, a few on a CPU).
+
+# %%
+torch.manual_seed(S.seed)
+rnn = RNNLM(V).to(DEVICE)
+assert count_parameters(rnn) == 103_041, f"RNNLM has {count_parameters(rnn):,} parameters, expected 103,041"
+print(f"RNNLM: {count_parameters(rnn):,} parameters")
+with timed("train_rnn"):
+    rnn_losses = train_lm(rnn, S.rnn_steps, "RNN")
+with timed("evaluate"):
+    rnn_val, rnn_test = evaluate(rnn, "val"), evaluate(rnn, "test")
+print(f"RNN validation {rnn_val['test_nats']:.4f} nats (ppl {rnn_val['perplexity']:.2f}) · "
+      f"test {rnn_test['test_nats']:.4f} nats (ppl {rnn_test['perplexity']:.2f})")
+results["rnn"] = dict(label=f"RNN, d_h = {D_HIDDEN}, {S.rnn_steps:,} training steps", lab=3, **rnn_test,
+                      parameters=count_parameters(rnn), training_steps=S.rnn_steps, d_h=D_HIDDEN)
+
+# %% [markdown]
+# ## Exercise 3 · Vanishing and Exploding Gradients (9 min · briefing section 4)
+#
+# ### Part A · How far back does the gradient reach?
+#
+# The provided `grad_norm_by_distance` takes 64 validation chunks of 200 characters, runs the
+# trained RNN over each from $h_0 = 0$, puts the loss at the **last position only**, and measures
+# $\lVert \partial \mathcal{L}_T / \partial h_s \rVert$ for every earlier step $s$: Equation 6 made
+# visible. The cell also prints $\lVert W \rVert$, the spectral norm of the trained recurrent matrix,
+# so you can check what Equation 8's bound $\lVert W \rVert^{T-s}$ allows.
+#
+# **Predict first.** Before you run the next cell, write down your prediction in `my_prediction_3a`:
+# as the distance $T - s$ grows from 0 to 199, will the measured norm grow, stay roughly flat, or
+# shrink? If it shrinks, how fast: by a constant factor per character, or more slowly?
+
+# %%
+my_prediction_3a = ""   # e.g. "shrinks by a constant factor per character"
+
+# %% tags=["def"]
+def validation_chunks(count, length):
+    """count evenly spaced chunks of `length` characters from validation, plus the character after each."""
+    val = split_ids["val"]
+    starts = np.linspace(0, len(val) - length - 1, count).astype(int)
+    x = torch.from_numpy(np.stack([val[s:s + length] for s in starts])).to(DEVICE)
+    y = torch.from_numpy(val[starts + length]).to(DEVICE)
+    return x, y                                                     # (count, length), (count,)
+
+
+def grad_norm_by_distance(model, x, y):
+    """Mean over chunks of ||dL_T / dh_s|| for s = T, T-1, ..., 1 (index = distance T - s), loss at the last
+    position only. Summing the chunks' losses keeps each chunk's gradient its own."""
+    model.eval()
+    with torch.enable_grad():
+        logits, _, states = model(x, keep_states=True)
+        loss = F.cross_entropy(logits[:, -1], y, reduction="sum")   # L_T of every chunk
+        loss.backward()
+    per_step = torch.stack([h.grad.norm(dim=1) for h in states], dim=1)   # (chunks, T)
+    model.zero_grad(set_to_none=True)
+    return per_step.mean(dim=0).flip(0).cpu().numpy()               # index = distance T - s
+
+
+# %%
+with timed("gradients_rnn"):
+    chunk_x, chunk_y = validation_chunks(S.grad_chunks, S.grad_chunk_len)
+    rnn_grad = grad_norm_by_distance(rnn, chunk_x, chunk_y)
+    spectral_W = float(torch.linalg.matrix_norm(rnn.W.detach(), ord=2))
+zeros = np.flatnonzero(rnn_grad == 0)
+rnn_first_zero = int(zeros[0]) if len(zeros) else None
+print(f"||W|| (spectral norm of the trained RNN's W) = {spectral_W:.2f}")
+for d in (0, 10, 25, 50, 100, 150, 199):
+    print(f"distance {d:>3}: ||dL_T/dh_s|| = {rnn_grad[d]:.3e}    bound from Equation 8: {rnn_grad[0] * spectral_W ** d:.1e}")
+print("first distance at which the gradient is exactly 0 in float32:", rnn_first_zero)
+print("your prediction:", my_prediction_3a or "(none written)")
+
+# %%
+def plot_grad_curves(curves, title):
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for name, g in curves.items():
+        d = np.arange(len(g))
+        ax.semilogy(d[g > 0], g[g > 0], label=name)
+    ax.set_xlabel("distance T − s (characters back)")
+    ax.set_ylabel("||∂L_T / ∂state_s|| (log scale)")
+    ax.set_title(title)
+    ax.legend()
+    plt.show()
+
+
+plot_grad_curves({"RNN": rnn_grad}, "Exercise 3A: how far back the RNN's gradient reaches")
+
+# %% tags=["checkpoint-3a"]
+checkpoint_3a(rnn_grad, spectral_W)
+
+# %% [markdown]
+# **Explain what you see.** Is $\lVert W \rVert$ above or below 1? Does Equation 8's bound alone
+# explain the curve? What does the one-step Jacobian of Equation 7, $\mathrm{diag}(1 - h_j^2)\, W$,
+# add? Then open the briefing's "After the Lab" box for section 4.
+#
+# <details><summary>Answer</summary>
+#
+# When $\lVert W \rVert > 1$ the bound allows growth, so it cannot explain a curve that falls by a
+# roughly constant factor per character. The factors $1 - h_j^2$ of saturated units (those with
+# $|h_j|$ near 1) multiply the gradient by nearly 0 at every step: the product of the actual one-step
+# Jacobians shrinks although $\lVert W \rVert$ is above 1. That is vanishing with $\lVert W \rVert > 1$.
+# </details>
+#
+# ### Part B · Gradient clipping
+#
+# Write `clip_gradients(params, kappa)`, Equation 9: with $g$ all the parameters' gradients
+# flattened into one vector, $g \leftarrow g \cdot \min(1, \kappa / \lVert g \rVert)$, in place on
+# every `p.grad`. Return $\lVert g \rVert$ before clipping, as `torch.nn.utils.clip_grad_norm_` does.
+
+# %% [markdown] tags=["hint-3b"]
+# <details><summary>Hint</summary>
+#
+# Skip parameters whose `.grad` is `None`. The total norm is
+# `torch.sqrt(sum((p.grad ** 2).sum() for p in grads))`, one number for all parameters together.
+# Then multiply every `p.grad` in place (`p.grad.mul_(factor)`) by the same factor.
+# </details>
+
+# %% tags=["def", "exercise-3b"]
+def clip_gradients(params, kappa):
+    # params: iterable of tensors with .grad; clips all gradients together, in place; returns ||g||
+    ### BEGIN SOLUTION (TODO: total norm of all p.grad together; multiply every p.grad by min(1, kappa / norm); return the norm)
+    grads = [p.grad for p in params if p.grad is not None]
+    total_norm = torch.sqrt(sum((g.detach() ** 2).sum() for g in grads))
+    factor = torch.clamp(kappa / (total_norm + 1e-6), max=1.0)        # min(1, kappa / ||g||)
+    for g in grads:
+        g.detach().mul_(factor)
+    return total_norm
+    ### END SOLUTION
+
+
+# %% tags=["checkpoint-3b"]
+checkpoint_3b(clip_gradients)
+
+# %% [markdown]
+# ### The clipping demonstration (provided)
+#
+# Two fresh RNNs, identical initial weights, identical batches, 150 steps of **plain SGD** at a
+# deliberately high learning rate of 2.0: one with your `clip_gradients` at $\kappa = 1$, one without.
+# (Plain SGD, because Adam divides each step by a running estimate of the gradient's size and so
+# hides most of the effect of one huge gradient.)
+#
+# **Predict first.** Which run ends with the lower training loss? Will the unclipped one even end
+# better than the uniform guess, $\ln 65 \approx 4.17$ nats per character?
+
+# %% tags=["def"]
+def sgd_run(clip, steps, lr, kappa, seed):
+    """Trains a fresh RNNLM with plain SGD; returns the loss and the gradient norm (before clipping) per step.
+    Non-finite values are recorded as they come: this run is meant to show an explosion, not stop at one."""
+    torch.manual_seed(seed)
+    model = RNNLM(V).to(DEVICE)
+    batches = torch.Generator().manual_seed(seed)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses, norms = [], []
+    for _ in range(steps):
+        x, y = random_batch(batches)
+        loss = lm_loss_and_ppl(model(x)[0], y)[0]
+        optimizer.zero_grad()
+        loss.backward()
+        if clip:
+            norm = clip_gradients(model.parameters(), kappa)
+        else:
+            norm = torch.sqrt(sum((p.grad ** 2).sum() for p in model.parameters()))
+        optimizer.step()
+        losses.append(float(loss))
+        norms.append(float(norm))
+    return losses, norms
+
+
+# %%
+with timed("clipping_demo"):
+    sgd = {name: sgd_run(clip, S.sgd_steps, S.sgd_lr, S.clip_kappa, S.seed)
+           for name, clip in (("clipped", True), ("unclipped", False))}
+for name, (losses, norms) in sgd.items():
+    print(f"{name:>9}: final training loss {losses[-1]:.2f} nats/char, largest gradient norm {np.nanmax(norms):.3g}")
+
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.5))
+for name, (losses, norms) in sgd.items():
+    ax1.semilogy(norms, label=name)
+    ax2.plot(losses, label=name)
+ax2.axhline(math.log(V), color="gray", linestyle="--", label="uniform guess, ln 65")
+ax1.set(xlabel="SGD step", ylabel="gradient norm (log scale)")
+ax2.set(xlabel="SGD step", ylabel="training loss (nats/char)")
+ax1.legend(), ax2.legend()
+plt.show()
+
+# %% [markdown]
+# # Part B · The LSTM
+#
+# ## Exercise 4 · The LSTM Cell (6 min · briefing section 5)
+#
+# The four gate lines of Equation 10 are given. Write the last two: the cell update
+# $c_t = f_t \odot c_{t-1} + i_t \odot \tilde c_t$ and the hidden state $h_t = o_t \odot \tanh(c_t)$.
+# The checkpoint compares your step with `nn.LSTMCell`.
+
+# %% [markdown] tags=["hint-4"]
+# <details><summary>Hint</summary>
+#
+# $\odot$ is the elementwise product, `*` in PyTorch. The cell update starts from the previous
+# **cell** state `c_prev` (not `h_prev`), and the hidden state squashes the **new** cell state.
+# </details>
+
+# %% tags=["def", "exercise-4"]
+def lstm_cell_step(x_t, h_prev, c_prev, p):
+    # p holds W_*, U_*, b_* for f, i, o, c.  All states: (B, d_h)
+    f = torch.sigmoid(h_prev @ p.W_f.T + x_t @ p.U_f.T + p.b_f)
+    i = torch.sigmoid(h_prev @ p.W_i.T + x_t @ p.U_i.T + p.b_i)
+    o = torch.sigmoid(h_prev @ p.W_o.T + x_t @ p.U_o.T + p.b_o)
+    c_tilde = torch.tanh(h_prev @ p.W_c.T + x_t @ p.U_c.T + p.b_c)
+    ### BEGIN SOLUTION (TODO: the cell update c and the hidden state h of Equation 10, then return h, c)
+    c = f * c_prev + i * c_tilde          # cell update
+    h = o * torch.tanh(c)                 # hidden state
+    return h, c
+    ### END SOLUTION
+
+
+# %% tags=["checkpoint-4"]
+checkpoint_4(lstm_cell_step)
+
+# %% [markdown]
+# ### Train the LSTM (provided)
+#
+# `nn.LSTM` is the same computation as your `lstm_cell_step`, in optimized form. 2,000 steps at the
+# full setting, with the forget-gate bias set to 1 so that $f_t \approx \sigma(1) \approx 0.73$ at
+# initialization.
+
+# %%
+torch.manual_seed(S.seed)
+lstm = LSTMLM(V).to(DEVICE)
+assert count_parameters(lstm) == 350_593, f"LSTMLM has {count_parameters(lstm):,} parameters, expected 350,593"
+print(f"LSTMLM: {count_parameters(lstm):,} parameters")
+with timed("train_lstm"):
+    lstm_losses = train_lm(lstm, S.lstm_steps, "LSTM")
+with timed("evaluate"):
+    lstm_val, lstm_test = evaluate(lstm, "val"), evaluate(lstm, "test")
+print(f"LSTM validation {lstm_val['test_nats']:.4f} nats (ppl {lstm_val['perplexity']:.2f}) · "
+      f"test {lstm_test['test_nats']:.4f} nats (ppl {lstm_test['perplexity']:.2f})")
+results["lstm"] = dict(label=f"LSTM, d_h = {D_HIDDEN}, {S.lstm_steps:,} training steps", lab=3, **lstm_test,
+                       parameters=count_parameters(lstm), training_steps=S.lstm_steps, d_h=D_HIDDEN)
+
+# %% [markdown]
+# ### The LSTM's gradient against distance (provided)
+#
+# The same measurement as Exercise 3A, on the same validation chunks, with the trained LSTM's
+# weights unrolled by **your** `lstm_cell_step`. The state at step $s$ is the pair $(h_s, c_s)$; we
+# measure the norm of the gradient with respect to both. The cell also prints the forget-gate
+# statistics: the mean, and the share of gate entries above 0.9 and 0.99, the units on which the direct
+# path of Equation 11 barely decays.
+#
+# **Predict first.** Where will the LSTM's curve lie against the RNN's, 50 characters back?
+
+# %% tags=["def"]
+def lstm_grad_norm_by_distance(model, x, y):
+    """Like grad_norm_by_distance, for the LSTM unrolled with lstm_cell_step: mean over chunks of
+    ||dL_T / d(h_s, c_s)|| by distance, and every forget-gate value f_t met on the way."""
+    model.eval()
+    p = lstm_params_from(model.lstm.weight_ih_l0, model.lstm.weight_hh_l0,
+                         model.lstm.bias_ih_l0 + model.lstm.bias_hh_l0)
+    emb = model.embed(x).detach()                                   # (chunks, T, d)
+    h, c = (torch.zeros(x.shape[0], p.W_f.shape[0], device=x.device, requires_grad=True) for _ in range(2))
+    states, gates = [], []
+    with torch.enable_grad():
+        for t in range(x.shape[1]):
+            with torch.no_grad():                                   # the forget gate again, to record it
+                gates.append(torch.sigmoid(h @ p.W_f.T + emb[:, t] @ p.U_f.T + p.b_f))
+            h, c = lstm_cell_step(emb[:, t], h, c, p)
+            h.retain_grad(), c.retain_grad()
+            states.append((h, c))
+        loss = F.cross_entropy(model.out(h), y, reduction="sum")
+        loss.backward()
+    per_step = torch.stack([torch.sqrt(h.grad.norm(dim=1) ** 2 + c.grad.norm(dim=1) ** 2)
+                            for h, c in states], dim=1)            # (chunks, T)
+    model.zero_grad(set_to_none=True)
+    return per_step.mean(dim=0).flip(0).detach().cpu().numpy(), torch.stack(gates).cpu()
+
+
+# %%
+with timed("gradients_lstm"):
+    lstm_grad, forget = lstm_grad_norm_by_distance(lstm, chunk_x, chunk_y)
+forget_stats = {"mean": float(forget.mean()), "share_above_0.9": float((forget > 0.9).float().mean()),
+                "share_above_0.99": float((forget > 0.99).float().mean())}
+ratio_50 = float(lstm_grad[50] / rnn_grad[50]) if rnn_grad[50] > 0 else None
+print(f"forget gates: mean {forget_stats['mean']:.3f}, above 0.9: {forget_stats['share_above_0.9']:.1%}, "
+      f"above 0.99: {forget_stats['share_above_0.99']:.1%}")
+print(f"at distance 50: LSTM {lstm_grad[50]:.3e}, RNN {rnn_grad[50]:.3e}, ratio "
+      + (f"{ratio_50:.3g}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
+plot_grad_curves({"RNN": rnn_grad, "LSTM": lstm_grad}, "The same measurement for the LSTM")
+
+# %% tags=["checkpoint-4b"]
+checkpoint_4b(rnn_grad, lstm_grad, SETTINGS_NAME)
+
+# %% [markdown]
+# ## The results table: the module's third objective (provided)
+#
+# Every row is scored by your `lm_loss_and_ppl` on the same 60,394 test characters, each from the
+# true text before it. The n-gram's $n$ and $k$ and the neural models' settings were chosen on
+# validation. The RNN and the LSTM are not at equal compute (1,000 against 2,000 steps, 103,041
+# against 350,593 parameters), so the table shows whether each beats the counts, not how much of the
+# gap between them is due to gating.
+
+# %%
+print(f"{'Model':<52} {'test nats/char':>14} {'perplexity':>11} {'bits/char':>10}")
+for row in results.values():
+    print(f"{row['label']:<52} {row['test_nats']:>14.4f} {row['perplexity']:>11.2f} {row['bpc']:>10.2f}")
+
+# %% tags=["checkpoint-results"]
+checkpoint_results(results, SETTINGS_NAME)
+
+# %% [markdown]
+# # Part C · Generating Text
+#
+# ## Exercise 5 · Sampling With Temperature (8 min · briefing section 7)
+#
+# Write `sample_with_temperature(logits, tau, generator)`, Equation 12: divide the logits by the
+# temperature, take the softmax, draw one token per row.
+#
+# $$\hat y_t^{(\tau)} = \mathrm{softmax}(z_t / \tau), \qquad w_{t+1} \sim \hat y_t^{(\tau)}.$$
+#
+# `logits` is `(..., |V|)`; return one token id per row, shape `(...)`. Pass `generator` to
+# `torch.multinomial` so the draws are reproducible from a seed.
+
+# %% [markdown] tags=["hint-5"]
+# <details><summary>Hint</summary>
+#
+# `torch.multinomial` accepts only 1-D or 2-D input: reshape the probabilities to `(N, |V|)`, draw
+# with `num_samples=1`, then reshape the `(N, 1)` result back to `probs.shape[:-1]`.
+# </details>
+
+# %% tags=["def", "exercise-5"]
+def sample_with_temperature(logits, tau, generator=None):
+    # logits: (..., |V|), one row per position z_t; returns one token ID per row, shape (...)
+    ### BEGIN SOLUTION (TODO: softmax of logits / tau (Equation 12), then one torch.multinomial draw per row with the generator)
+    probs = torch.softmax(logits / tau, dim=-1)                  # softmax(z_t / tau)
+    flat = probs.reshape(-1, probs.shape[-1])                    # (N, |V|): multinomial wants 1-D or 2-D
+    draws = torch.multinomial(flat, num_samples=1, generator=generator)  # (N, 1)
+    return draws.reshape(probs.shape[:-1])
+    ### END SOLUTION
+
+
+# %% tags=["checkpoint-5"]
+checkpoint_5(sample_with_temperature)
+
+# %% [markdown]
+# ### Generate from the LSTM (provided)
+#
+# 300 characters from the same prompt, greedily and at $\tau = 0.5$, 1.0 and 1.5. Greedy decoding
+# takes the arg max at every step. **Predict first:** which one loops, and which one invents words?
+
+# %% tags=["def"]
+@torch.no_grad()
+def generate(model, prompt, length, pick, seed=0):
+    """Feeds the model its own choices: pick(logits (1, |V|), generator) -> token id, one step at a time."""
+    model.eval()
+    gen = torch.Generator(device=DEVICE).manual_seed(seed)
+    stoi = {c: i for i, c in enumerate(chars)}
+    x = torch.tensor([[stoi[c] for c in prompt]], device=DEVICE)
+    logits, state = model(x)
+    out = []
+    for _ in range(length):
+        nxt = pick(logits[:, -1], gen)                                # (1,)
+        out.append(chars[int(nxt)])
+        logits, state = model(nxt.reshape(1, 1), state)
+    return "".join(out)
+
+
+def greedy(logits, generator=None):
+    return logits.argmax(dim=-1)
+
+
+# %%
+PROMPT = "ROMEO:\n"
+samples = []
+with timed("sampling"):
+    samples.append(dict(strategy="greedy", tau=None, text=generate(lstm, PROMPT, S.sample_len, greedy)))
+    for tau in (0.5, 1.0, 1.5):
+        pick = lambda z, g, tau=tau: sample_with_temperature(z, tau, g)
+        samples.append(dict(strategy="temperature", tau=tau, text=generate(lstm, PROMPT, S.sample_len, pick, S.seed)))
+for run in samples:
+    print("--- greedy ---" if run["tau"] is None else f"--- τ = {run['tau']} ---")
+    print(PROMPT + run["text"])
+
+# %% [markdown]
+# # Challenge · Top-k and Nucleus Sampling (optional)
+#
+# For anyone who finishes early. Both are filters on the logits: they set the logits of the tokens
+# they drop to $-\infty$ and leave the rest unchanged, so the filtered logits feed the same
+# `sample_with_temperature` (the softmax then renormalizes over the kept tokens).
+#
+# - `top_k_filter(logits, k)` keeps the $k$ largest logits of each row.
+# - `nucleus_filter(logits, p)` keeps, in each row, the smallest set of most probable tokens whose
+#   total probability is at least $p$.
+
+# %% [markdown] tags=["hint-stretch"]
+# <details><summary>Hint</summary>
+#
+# Top-k: `torch.topk(logits, k).values[..., -1:]` is each row's k-th largest logit; mask everything
+# below it. Nucleus: sort the probabilities in descending order, take `cumsum`, and drop a token when
+# the probability mass **before** it already reaches p; then scatter the mask back to the original order.
+# </details>
+
+# %% tags=["def", "exercise-stretch"]
+def top_k_filter(logits, k):
+    # logits: (..., |V|); returns logits of the same shape with all but the k largest of each row at -inf
+    ### BEGIN SOLUTION (TODO: keep the k largest logits of each row, set the others to -inf)
+    kth = torch.topk(logits, k, dim=-1).values[..., -1:]          # (..., 1)
+    return logits.masked_fill(logits < kth, float("-inf"))
+    ### END SOLUTION
+
+
+def nucleus_filter(logits, p):
+    # logits: (..., |V|); keeps the smallest set of most probable tokens with total probability >= p
+    ### BEGIN SOLUTION (TODO: sort probabilities descending, keep tokens until the cumulative mass reaches p, set the rest to -inf)
+    probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)
+    mass_before = probs.cumsum(dim=-1) - probs                    # mass of the more probable tokens
+    drop_sorted = mass_before >= p                                # the set already reached p without it
+    drop = drop_sorted.scatter(-1, order, drop_sorted)            # back to the original token order
+    return logits.masked_fill(drop, float("-inf"))
+    ### END SOLUTION
+
+
+# %% tags=["checkpoint-stretch"]
+checkpoint_stretch(top_k_filter, nucleus_filter)
+
+# %%
+for name, filt in (("top-k, k = 10", lambda z: top_k_filter(z, 10)), ("nucleus, p = 0.9", lambda z: nucleus_filter(z, 0.9))):
+    text_out = generate(lstm, PROMPT, S.sample_len, lambda z, g: sample_with_temperature(filt(z), 1.0, g), S.seed)
+    print(f"--- {name} ---\n{PROMPT}{text_out}")
+
+# %% [markdown]
+# ## Save the results (provided)
+#
+# The course's build runs this notebook with its solutions and publishes these numbers on the
+# briefing page; in Colab the file simply appears in the file browser.
+
+# %%
+lab_results = {
+    "models": results,
+    "gradient_by_distance": {
+        "chunks": S.grad_chunks, "chunk_length": S.grad_chunk_len,
+        "distance": list(range(len(rnn_grad))),
+        "rnn_grad_norm": [float(v) for v in rnn_grad], "lstm_grad_norm": [float(v) for v in lstm_grad],
+        "rnn_spectral_norm_W": spectral_W, "rnn_first_zero_distance": rnn_first_zero,
+        "lstm_rnn_ratio_at_50": ratio_50, "forget_gate": forget_stats,
+    },
+    "clipping_demo": {
+        "steps": S.sgd_steps, "lr": S.sgd_lr, "kappa": S.clip_kappa, "optimizer": "SGD",
+        **{name: {"loss": [v if math.isfinite(v) else None for v in losses],
+                  "grad_norm": [v if math.isfinite(v) else None for v in norms],
+                  "final_loss": losses[-1] if math.isfinite(losses[-1]) else None}
+           for name, (losses, norms) in sgd.items()},
+    },
+    "samples": {"prompt": PROMPT, "length": S.sample_len, "seed": S.seed, "runs": samples},
+    "lab_run": {
+        "settings": SETTINGS_NAME, "settings_values": vars(S), "seed": S.seed,
+        "device": device_name(DEVICE),
+        "device_type": DEVICE.type, "torch": torch.__version__, "python": platform.python_version(),
+        "numpy": np.__version__, "corpus_sha256": CORPUS_SHA256, "phase_s": PHASE_S,
+    },
+}
+results_path = Path(os.environ.get("LAB3_RESULTS", "lab3_results.json"))
+results_path.write_text(json.dumps(lab_results, indent=1, ensure_ascii=False))
+print(f"wrote {results_path} · phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in PHASE_S.items()))
+
+# %% [markdown]
+# ## When you are done
+#
+# Runtime → Disconnect and delete runtime releases the machine. Then open the briefing's "After the
+# Lab" boxes and compare your numbers with the build's.

@@ -1,0 +1,167 @@
+"""The lab's one source, and everything derived from it.
+
+`lab/lab03_sequence_models.py` is a jupytext percent-format notebook. Solutions are marked like
+nbgrader's, inside exercise cells:
+
+    ### BEGIN SOLUTION (TODO: what the student must write)
+    ...reference code...
+    ### END SOLUTION
+
+Cell tags say what each cell is: `def` (only defines things: safe to execute in tests),
+`exercise-N`, `hint-N`, `checkpoint-N`. From this one file come:
+
+- the student notebook: each solution region becomes `# TODO` + `raise NotImplementedError`, and a
+  folded (Colab form) solution cell follows the exercise's checkpoint;
+- the solution notebook the build executes: the same cells, with the solutions in place;
+- `load_lab()`: the lab's definition cells executed into a namespace, which the tests and the site
+  use, so they exercise the very code the notebook runs;
+- `function_source()`: the source of one function, for the site's code listings.
+
+    python scripts/make_notebooks.py     # writes the student notebook
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+LAB_SOURCE = ROOT / "lab" / "lab03_sequence_models.py"
+STUDENT_NOTEBOOK = ROOT / "lab" / "lab03_sequence_models.ipynb"
+
+BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: \(TODO: (?P<todo>.*)\))?\s*$")
+END = re.compile(r"^[ \t]*### END SOLUTION\s*$")
+DEF = re.compile(r"^def (?P<name>\w+)\(", re.MULTILINE)
+
+
+def source_sha256(path: Path = LAB_SOURCE) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def _tag_suffix(cell, prefix: str) -> str | None:
+    for tag in _tags(cell):
+        if tag.startswith(prefix + "-"):
+            return tag[len(prefix) + 1:]
+    return None
+
+
+def solution_code(code: str) -> str:
+    """The cell with its solution regions in place and the markers removed."""
+    return "\n".join(line for line in code.splitlines() if not (BEGIN.match(line) or END.match(line)))
+
+
+def stub_code(code: str, exercise: str) -> str:
+    """The cell with every solution region replaced by a TODO comment and NotImplementedError."""
+    out, inside, current_def = [], False, None
+    for line in code.splitlines():
+        found = re.match(r"^def (\w+)\(", line)
+        if found:
+            current_def = found.group(1)
+        begin = BEGIN.match(line)
+        if begin:
+            if inside:
+                raise ValueError(f"exercise {exercise}: nested BEGIN SOLUTION")
+            inside = True
+            indent, todo = begin.group("indent"), begin.group("todo") or "write this part"
+            out.append(f"{indent}# TODO (Exercise {exercise}): {todo}")
+            out.append(f'{indent}raise NotImplementedError("Exercise {exercise}: write {current_def}")')
+        elif END.match(line):
+            if not inside:
+                raise ValueError(f"exercise {exercise}: END SOLUTION without BEGIN")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError(f"exercise {exercise}: BEGIN SOLUTION without END")
+    return "\n".join(out)
+
+
+def read_source(path: Path = LAB_SOURCE):
+    return jupytext.read(path)
+
+
+def _folded_solution_cell(exercise: str, code: str):
+    title = "Challenge" if exercise == "stretch" else f"Exercise {exercise.upper()}"
+    header = f'#@title Solution · {title} (run this cell if you are stuck) {{ display-mode: "form" }}'
+    return nbformat.v4.new_code_cell(header + "\n" + solution_code(code),
+                                     metadata={"tags": [f"solution-{exercise}"], "cellView": "form"})
+
+
+def build_notebook(mode: str, path: Path = LAB_SOURCE):
+    """mode 'student': stubs, folded solutions after each checkpoint. mode 'solution': solutions in place
+    (the folded solution cells stay, so the build also executes them)."""
+    if mode not in ("student", "solution"):
+        raise ValueError(f"mode must be 'student' or 'solution', not {mode!r}")
+    source = read_source(path)
+    exercises = {}
+    cells = []
+    for cell in source.cells:
+        exercise = _tag_suffix(cell, "exercise")
+        checkpoint = _tag_suffix(cell, "checkpoint")
+        if cell.cell_type == "code":
+            code = cell.source
+            if exercise:
+                exercises[exercise] = code
+                code = stub_code(code, exercise) if mode == "student" else solution_code(code)
+            new = nbformat.v4.new_code_cell(code, metadata={"tags": _tags(cell)} if _tags(cell) else {})
+            if code.startswith("#@title"):
+                new.metadata["cellView"] = "form"
+        else:
+            new = nbformat.v4.new_markdown_cell(cell.source, metadata={"tags": _tags(cell)} if _tags(cell) else {})
+        cells.append(new)
+        if checkpoint and checkpoint in exercises:
+            cells.append(_folded_solution_cell(checkpoint, exercises[checkpoint]))
+    for index, cell in enumerate(cells):   # stable ids, so a regenerated notebook is byte-identical
+        cell.id = f"cell-{index:03d}"
+    nb = nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+        "accelerator": "GPU",
+        "colab": {"provenance": [], "gpuType": "T4", "toc_visible": True},
+    })
+    nbformat.validate(nb)
+    return nb
+
+
+def student_notebook(path: Path = LAB_SOURCE):
+    return build_notebook("student", path)
+
+
+def solution_notebook(path: Path = LAB_SOURCE):
+    return build_notebook("solution", path)
+
+
+def notebook_text(nb) -> str:
+    return nbformat.writes(nb) + "\n"
+
+
+def load_lab(mode: str = "solution", path: Path = LAB_SOURCE) -> dict:
+    """Executes the lab's definition cells (tag `def`) and returns their namespace. Nothing is trained or
+    read from disk: those cells only import, configure and define."""
+    namespace = {"__name__": "lab03"}
+    for cell in build_notebook(mode, path).cells:
+        if cell.cell_type == "code" and "def" in _tags(cell):
+            exec(compile(cell.source, f"<lab cell {cell.id}>", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def function_source(name: str, path: Path = LAB_SOURCE) -> str:
+    """The solution source of a top-level function defined in the lab (for the site's listings)."""
+    for cell in build_notebook("solution", path).cells:
+        if cell.cell_type != "code" or "def" not in _tags(cell):
+            continue
+        lines = cell.source.splitlines()
+        for start, line in enumerate(lines):
+            if line.startswith(f"def {name}("):
+                end = start + 1
+                while end < len(lines) and (not lines[end].strip() or lines[end][:1] in " \t#"):
+                    end += 1
+                return "\n".join(lines[start:end]).rstrip() + "\n"
+    raise KeyError(f"no function {name!r} in {path}")
