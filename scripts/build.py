@@ -153,10 +153,9 @@ def execute(nb, paths: Paths, settings: str, device: str | None, corpus: Path,
     env = dict(os.environ)
     env.update(LAB3_SETTINGS=settings, LAB3_CORPUS=str(corpus), LAB3_RESULTS=str(lab_results),
                MPLBACKEND="agg", PYTHONUNBUFFERED="1")
+    device = device or os.environ.get("LAB3_DEVICE") or None     # else the lab picks cuda when present
     if device:
         env["LAB3_DEVICE"] = device
-    else:
-        env.pop("LAB3_DEVICE", None)
 
     code_cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     t0 = time.perf_counter()
