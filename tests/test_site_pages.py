@@ -1,0 +1,576 @@
+"""The site's pages, checked without Quarto.
+
+The pre-render step (scripts/site_data.py) runs against the test fixture into a temporary
+directory; the pages are then expanded the way Quarto expands them ({{< include >}} textually,
+{{< var >}} from _variables.yml) and parsed with pandoc, the engine Quarto is built on.  The tests
+check structure (equations, cross-references, callouts, figures, includes, glossary anchors) and
+that every measured number on a page comes from the data, never from the page.
+
+A test that needs the `quarto` command is skipped with its reason when the command is absent.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "baselines.json"
+MODULE = ROOT / "modules" / "03-sequence-models"
+MODULE_PAGE = MODULE / "index.qmd"
+PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", ROOT / "glossary.qmd"]
+GENERATED_REL = Path("modules/03-sequence-models/_generated")
+
+EQUATIONS = [  # (label, the spec's equation number) in the order of the spec
+    "eq-rnn-step", "eq-output", "eq-loss", "eq-perplexity", "eq-bptt", "eq-jacobian-product",
+    "eq-one-step-jacobian", "eq-norm-bound", "eq-clipping", "eq-lstm", "eq-direct-path",
+    "eq-temperature",
+]
+FIGURES = {"fig-rnn-unrolled": "figures/rnn-unrolled.svg", "fig-lstm-cell": "figures/lstm-cell.svg"}
+MEASURED_FIGURES = ["figures/gradient-by-distance.svg", "figures/clipping-demo.svg"]
+AFTER_THE_LAB = [
+    "After the Lab: What Lab 3 Measured in Exercise 3, Part A",
+    "After the Lab: What Lab 3 Measured in Exercise 3, Part B",
+    "After the Lab: What Lab 3 Measured for the LSTM's Gradient",
+    "After the Lab: What Lab 3 Measured",
+]
+GLOSSARY_REQUIRED = ["rnn", "teacher-forcing", "lstm", "bptt", "perplexity", "bits-per-character",
+                     "exposure-bias", "gradient-clipping", "forget-gate", "gru", "top-k-sampling",
+                     "nucleus-sampling", "truncated-bptt", "cell-state", "greedy-decoding", "temperature"]
+# measured numbers as the spec prints them (from its build run); none may be typed into a page
+SPEC_MEASURED = ["4.1744", "2.4922", "2.0859", "1.8326", "1.6959", "1.6114", "12.09", "8.05", "6.25",
+                 "5.45", "5.01", "6.02", "3.60", "3.01", "2.64", "2.45", "2.32", "0.22", "0.14", "0.44",
+                 "5.2", "9.34", "2.11", "4.17", "0.74", "1,437", "138", "0.808", "0.90", "0.10"]
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers: run the pre-render, expand a page like Quarto, parse it with pandoc
+# --------------------------------------------------------------------------------------------
+def run_site_data(out_root: Path, baselines: Path = FIXTURE) -> dict:
+    env = dict(os.environ, M3_BASELINES=str(baselines))
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "site_data.py"), "--out-root", str(out_root)],
+                         env=env, capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    return yaml.safe_load((out_root / "_variables.yml").read_text(encoding="utf-8"))
+
+
+# Quarto expands an include only where it starts a line (leading spaces allowed; quarto-cli #1767),
+# and it does so before parsing, so also inside an HTML comment.
+INCLUDE = re.compile(r"^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}", flags=re.M)
+ANY_INCLUDE = re.compile(r"(?<!\{)\{\{<\s*include\s+(\S+?)\s*>\}\}")
+INCLUDE_LOOPS: list[str] = []
+VAR = re.compile(r"\{\{<\s*var\s+([\w.\-]+)\s*>\}\}")
+
+
+def include_target(name: str, page: Path, gen_root: Path) -> Path:
+    """Where Quarto finds an include: relative to the including file, or the project if it starts with /.
+    Generated partials are looked up in gen_root (the pre-render's output) first."""
+    base = ROOT if name.startswith("/") else page.parent
+    target = (base / name.lstrip("/")).resolve()
+    rel = target.relative_to(ROOT)
+    if rel.parts[:3] == GENERATED_REL.parts:
+        return gen_root / rel
+    return target
+
+
+def expand(page: Path, gen_root: Path, variables: dict | None, _depth: int = 0) -> str:
+    text = page.read_text(encoding="utf-8")
+    assert _depth < 5, f"include loop at {page}"
+
+    def inc(m: re.Match) -> str:
+        target = include_target(m.group(1), page, gen_root)
+        if target.resolve() == page.resolve():  # Quarto would recurse; reported by test_no_include_loops
+            INCLUDE_LOOPS.append(f"{page.relative_to(ROOT)} includes itself: {m.group(0).strip()}")
+            return ""
+        assert target.exists(), f"{page.relative_to(ROOT)} includes {m.group(1)}, which does not exist ({target})"
+        return expand(target, gen_root, None, _depth + 1)
+
+    text = INCLUDE.sub(inc, text)
+    if variables is not None:
+        text = VAR.sub(lambda m: lookup(variables, m.group(1)), text)
+    return text
+
+
+def lookup(variables: dict, key: str) -> str:
+    value = variables
+    for part in key.split("."):
+        assert isinstance(value, dict) and part in value, f"{{{{< var {key} >}}}} is not in _variables.yml"
+        value = value[part]
+    assert isinstance(value, (str, int, float)), f"var {key} is not a scalar"
+    return str(value)
+
+
+def pandoc_ast(text: str) -> dict:
+    import pypandoc
+
+    return json.loads(pypandoc.convert_text(text, "json", format="markdown"))
+
+
+def walk(node, fn):
+    """Call fn on every dict node (pandoc element) in the AST."""
+    if isinstance(node, dict):
+        fn(node)
+        for v in node.values():
+            walk(v, fn)
+    elif isinstance(node, list):
+        for v in node:
+            walk(v, fn)
+
+
+def stringify(node) -> str:
+    out = []
+
+    def f(n):
+        t = n.get("t")
+        if t == "Str":
+            out.append(n["c"])
+        elif t in ("Space", "SoftBreak", "LineBreak"):
+            out.append(" ")
+        elif t == "Math":
+            out.append(n["c"][1])
+        elif t == "Code":
+            out.append(n["c"][1])
+    walk(node, f)
+    return "".join(out)
+
+
+def plain_text(text: str) -> str:
+    import pypandoc
+
+    return pypandoc.convert_text(text, "plain", format="markdown", extra_args=["--wrap=none"])
+
+
+@pytest.fixture(scope="module")
+def gen(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    variables = run_site_data(out)
+    return out, variables
+
+
+@pytest.fixture(scope="module")
+def module_text(gen):
+    out, variables = gen
+    return expand(MODULE_PAGE, out, variables)
+
+
+@pytest.fixture(scope="module")
+def module_ast(module_text):
+    return pandoc_ast(module_text)
+
+
+def fixture_data() -> dict:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------------------------
+# The pre-render step
+# --------------------------------------------------------------------------------------------
+def test_site_data_validates_and_writes_everything(gen):
+    out, variables = gen
+    for name in ["_results-table.md", "_answer-saturation.md", "_worked-one-unit.md", "_worked-temperature.md",
+                 "_code-rnn-cell-step.md", "_code-lstm-cell-step.md", "_code-sample-with-temperature.md",
+                 "_colab-badge.md", "_colab-link.md"]:
+        assert (out / GENERATED_REL / name).exists(), name
+    assert variables["models"]["lstm"]["ppl"] == "5.01"
+
+
+def test_site_data_rejects_invalid_data(tmp_path):
+    bad = fixture_data()
+    del bad["models"]["lstm"]["perplexity"]
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(bad))
+    env = dict(os.environ, M3_BASELINES=str(p))
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "site_data.py"), "--out-root", str(tmp_path),
+                          "--no-lab"], env=env, capture_output=True, text=True)
+    assert res.returncode != 0 and "perplexity" in res.stderr
+
+
+def test_quarto_config():
+    cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))
+    assert cfg["project"]["type"] == "website"
+    assert "site_data.py" in str(cfg["project"]["pre-render"])
+    nav = [item["text"] for item in cfg["website"]["navbar"]["left"]]
+    assert nav == ["Home", "Module 3", "Lab", "Glossary"]
+    for item in cfg["website"]["navbar"]["left"]:
+        assert (ROOT / item["href"]).exists(), item["href"]
+    theme = cfg["format"]["html"]["theme"]
+    assert {"light", "dark"} <= set(theme), "light and dark themes"
+    assert "search" in cfg["website"]
+    assert re.fullmatch(r"[\w.-]+/[\w.-]+", cfg["course"]["github"]), "course.github is OWNER/REPO"
+
+
+def test_colab_link_is_built_from_the_one_setting(gen):
+    out, variables = gen
+    cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["course"]
+    url = (f"https://colab.research.google.com/github/{cfg['github']}/blob/{cfg['branch']}/"
+           "lab/lab03_sequence_models.ipynb")
+    assert cfg["notebook"] == "lab/lab03_sequence_models.ipynb"
+    assert variables["course"]["colab_url"] == url
+    lab = expand(ROOT / "lab.qmd", out, variables)
+    assert f"[Open in Colab]({url})" in lab
+    assert "](lab/lab03_sequence_models.ipynb)" in lab, "download link to the student notebook"
+    assert url in expand(MODULE_PAGE, out, variables)
+    for page in PAGES:  # the repository path is typed nowhere else
+        assert cfg["github"] not in page.read_text(encoding="utf-8"), page
+
+
+# --------------------------------------------------------------------------------------------
+# Structure of the briefing
+# --------------------------------------------------------------------------------------------
+def display_math_labels(text: str) -> list[tuple[str, str | None]]:
+    """(tex, label or None) for every display equation, in order."""
+    return [(m.group(1), m.group(2)) for m in
+            re.finditer(r"\$\$(.+?)\$\$[ \t]*(?:\{#(eq-[\w-]+)\})?", text, flags=re.S)]
+
+
+def test_twelve_equations_labelled_in_order(module_text):
+    eqs = display_math_labels(module_text)
+    labels = [label for _, label in eqs if label]
+    assert labels == EQUATIONS, "the 12 labelled equations, in the spec's order 1..12"
+    unlabelled = [tex for tex, label in eqs if not label]
+    assert len(unlabelled) == 2, "the GRU equations and the conversion formula are not numbered"
+    assert any("u_t &=" in t for t in unlabelled) and any("N_c / N_w" in t for t in unlabelled)
+    assert "\\tag" not in module_text
+
+
+def test_equations_parse_as_display_math(module_ast):
+    found = []
+
+    def f(n):
+        if n.get("t") == "Para":
+            c = n["c"]
+            for i, el in enumerate(c):
+                if el.get("t") == "Math" and el["c"][0]["t"] == "DisplayMath":
+                    rest = stringify({"c": c[i + 1:i + 3]}).strip()
+                    m = re.match(r"\{#(eq-[\w-]+)\}", rest)
+                    if m:
+                        found.append(m.group(1))
+    walk(module_ast["blocks"], f)
+    assert found == EQUATIONS
+
+
+def test_cross_references_resolve(gen):
+    out, variables = gen
+    for page in PAGES:
+        text = expand(page, out, variables)
+        labels = {l for _, l in display_math_labels(text) if l} | set(re.findall(r"\{#(fig-[\w-]+)", text))
+        refs = set(re.findall(r"(?<![\w/])@((?:eq|fig|tbl|sec)-[\w-]*\w)", text))
+        missing = refs - labels
+        assert not missing, f"{page.name}: unresolved cross-references {missing}"
+
+
+def test_equation_n_in_prose_is_a_cross_reference():
+    text = MODULE_PAGE.read_text(encoding="utf-8")
+    typed = re.findall(r"Equation[s]?\s+\d+", text)
+    assert not typed, f"typed equation numbers (use @eq-...): {typed}"
+    refs = re.findall(r"@(eq-[\w-]*\w)", text)
+    assert set(refs) == set(EQUATIONS), "every equation is referenced from the prose"
+
+
+def test_figures_are_cross_referenced_and_exist(module_text):
+    for fid, path in FIGURES.items():
+        m = re.search(r"!\[(.+?)\]\(([^)]+)\)\{#" + fid + r"[ }]", module_text, flags=re.S)
+        assert m, f"figure {fid}"
+        assert (MODULE / m.group(2)).resolve() == (ROOT / path).resolve()
+        assert f"@{fid}" in module_text
+    assert module_text.index("{#fig-rnn-unrolled") < module_text.index("{#fig-lstm-cell")
+    for path in list(FIGURES.values()) + MEASURED_FIGURES:
+        assert (ROOT / path).exists(), f"{path} (drawn by scripts/) is missing"
+
+
+def test_every_image_target_exists(gen):
+    out, variables = gen
+    for page in PAGES:
+        ast = pandoc_ast(expand(page, out, variables))
+        targets = []
+        walk(ast["blocks"], lambda n: targets.append(n["c"][2][0]) if n.get("t") == "Image" else None)
+        for t in targets:
+            if not re.match(r"https?:", t):
+                assert (page.parent / t).resolve().exists(), f"{page.name}: image {t} is missing"
+
+
+def test_measured_figures_only_inside_after_the_lab_boxes(module_ast):
+    seen = []
+
+    def f(n):
+        if n.get("t") == "Div" and "callout-note" in n["c"][0][1]:
+            imgs = []
+            walk(n["c"][1], lambda m: imgs.append(m["c"][2][0]) if m.get("t") == "Image" else None)
+            seen.extend(Path(i).name for i in imgs)
+    walk(module_ast["blocks"], f)
+    assert sorted(seen) == sorted(Path(p).name for p in MEASURED_FIGURES)
+
+
+def callouts(ast) -> list[tuple[list[str], dict, str, list]]:
+    """(classes, attributes, title, body blocks) of each callout Div."""
+    out = []
+
+    def f(n):
+        if n.get("t") == "Div":
+            (_id, classes, kvs), blocks = n["c"]
+            if any(c.startswith("callout-") for c in classes):
+                title = stringify(blocks[0]) if blocks and blocks[0]["t"] == "Header" else ""
+                out.append((classes, dict(kvs), title, blocks))
+    walk(ast["blocks"], f)
+    return out
+
+
+def test_every_check_yourself_has_a_collapsed_answer(module_ast):
+    blocks = module_ast["blocks"]
+    checks = 0
+    for i, b in enumerate(blocks):
+        if b["t"] == "Para" and stringify(b).startswith("Check yourself."):
+            checks += 1
+            nxt = blocks[i + 1]
+            assert nxt["t"] == "Div", f"no answer callout after: {stringify(b)[:60]}"
+            (_id, classes, kvs), inner = nxt["c"]
+            assert "callout-tip" in classes and dict(kvs).get("collapse") == "true"
+            assert inner[0]["t"] == "Header" and stringify(inner[0]) == "Answer"
+            assert len(inner) > 1 and stringify(inner[1:]).strip(), "the answer is not empty"
+    assert checks == 7, "the spec has seven Check yourself questions (sections 2, 3, 4 (two), 5, 6, 7)"
+
+
+def test_every_after_the_lab_box_is_collapsed(module_ast, module_text):
+    boxes = [(c, a, t) for c, a, t, _ in callouts(module_ast) if t.startswith("After the Lab")]
+    assert [t.replace("\u2019", "'") for _, _, t in boxes] == AFTER_THE_LAB
+    for classes, attrs, title in boxes:
+        assert "callout-note" in classes and attrs.get("collapse") == "true", title
+    # and no After-the-Lab text outside a callout
+    assert module_text.count("## After the Lab") == len(AFTER_THE_LAB)
+
+
+def test_sections_in_the_spec_order(module_ast):
+    heads = []
+    walk(module_ast["blocks"], lambda n: heads.append((n["c"][0], stringify(n))) if n.get("t") == "Header" else None)
+    top = [t for level, t in heads if level == 2]
+    expected = ["What You Will Build", "Before You Start", "In the Lab", "Agenda",
+                "1. Where Module 2 Left Us", "2. The Recurrent Neural Network", "3. The RNN Language Model",
+                "4. Backpropagation Through Time", "5. The LSTM", "6. Measuring the Improvement Fairly",
+                "7. Generating Text: Sampling Strategies", "Summary", "Equations and Where You Implement Them",
+                "Gotchas and Troubleshooting", "Next Steps"]
+    assert [t for t in top if t in expected] == expected
+    subs = [t for level, t in heads if level == 3]
+    for s in ["Notation for This Module", "Notation Clashes, Resolved", "Teacher Forcing",
+              "Training on a Long Text: Truncated Backpropagation", "The Product of Jacobians",
+              "Why the Product Vanishes or Explodes", "Gradient Clipping Fixes Explosion, Not Vanishing",
+              "Why This Helps the Gradient", "Optional: A Historical Note on the Forget Gate", "The GRU in Brief",
+              "Optional: The GRU Equations", "Optional: Converting Between Character and Word Perplexity"]:
+        assert s in subs, s
+
+
+def test_tables_of_the_briefing(module_ast):
+    tables = []
+    walk(module_ast["blocks"], lambda n: tables.append(n) if n.get("t") == "Table" else None)
+    headers = [stringify(t["c"][3]) for t in tables]  # the table head
+    for h in ["Task", "Minutes", "Symbol", "Case", "Temperature", "Model", "Equation"]:
+        assert any(x.startswith(h) for x in headers), f"table headed {h}"
+
+
+def test_no_include_loops(gen):
+    """An include shortcode at the start of a line is expanded even inside an HTML comment, so a partial
+    that mentions its own include (e.g. in a comment) includes itself.  Escape it as {{{< include ... >}}}."""
+    out, variables = gen
+    INCLUDE_LOOPS.clear()
+    for page in PAGES:
+        expand(page, out, variables)
+    assert not INCLUDE_LOOPS, INCLUDE_LOOPS
+
+
+def test_includes_start_a_line():
+    """Quarto ignores an include that does not start its line (quarto-cli #1767)."""
+    for page in PAGES + list(MODULE.glob("_*.qmd")):
+        raw = page.read_text(encoding="utf-8")
+        inline = [m.group(0) for m in ANY_INCLUDE.finditer(raw)
+                  if not re.match(r"[ \t]*$", raw[raw.rfind("\n", 0, m.start()) + 1:m.start()])]
+        assert not inline, f"{page.relative_to(ROOT)}: include not at the start of a line: {inline}"
+
+
+def test_includes_and_listings(gen):
+    out, _ = gen
+    text = MODULE_PAGE.read_text(encoding="utf-8")
+    assert "{{< include _gradient-demo.qmd >}}" in text
+    assert text.index("**Predict first.**") < text.index("_gradient-demo.qmd") < text.index("With $x = 0$")
+    for page in PAGES:
+        for name in INCLUDE.findall(page.read_text(encoding="utf-8")):
+            assert include_target(name, page, out).exists(), f"{page.name}: include {name}"
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import lab_source
+
+    for name in ["rnn_cell_step", "lstm_cell_step", "sample_with_temperature"]:
+        listing = (out / GENERATED_REL / f"_code-{name.replace('_', '-')}.md").read_text(encoding="utf-8")
+        assert listing == f"```python\n{lab_source.function_source(name).rstrip()}\n```\n", name
+        assert f"def {name}(" not in text, f"{name} is retyped in the page"
+
+
+def test_worked_examples_match_the_spec(gen):
+    out, _ = gen
+    one = (out / GENERATED_REL / "_worked-one-unit.md").read_text(encoding="utf-8")
+    for s in ["at most 0.9", "0.9^{50} = 0.005", "2^{20} \\approx 10^{6}", "(1 - 0.81) \\times 2 = 0.38",
+              "0.38^{20} \\approx 4 \\times 10^{-9}", "the lab's `rnn_cell_step`"]:
+        assert s in one, s
+    temp = (out / GENERATED_REL / "_worked-temperature.md").read_text(encoding="utf-8")
+    for s in ["(0.867,\\ 0.117,\\ 0.016)", "(0.665,\\ 0.245,\\ 0.090)", "(0.506,\\ 0.307,\\ 0.186)",
+              "$(4, 2, 0)$", "$(1, 0.5, 0)$"]:
+        assert s in temp, s
+
+
+def test_glossary_anchors_exist_for_every_link(gen):
+    out, variables = gen
+    gast = pandoc_ast((ROOT / "glossary.qmd").read_text(encoding="utf-8"))
+    anchors = []
+    walk(gast["blocks"], lambda n: anchors.append(n["c"][1][0]) if n.get("t") == "Header" else None)
+    for a in GLOSSARY_REQUIRED:
+        assert a in anchors, f"glossary entry #{a}"
+    for page in PAGES:
+        for target in re.findall(r"\]\((?:\.\./\.\./)?glossary\.qmd#([\w-]+)\)", expand(page, out, variables)):
+            assert target in anchors, f"{page.name} links to glossary #{target}, which does not exist"
+    module = MODULE_PAGE.read_text(encoding="utf-8")
+    for a in GLOSSARY_REQUIRED:
+        assert f"glossary.qmd#{a})" in module, f"the briefing links {a} to its glossary entry"
+
+
+def test_internal_section_links_resolve(gen, module_ast):
+    out, variables = gen
+    ids = set()
+    walk(module_ast["blocks"], lambda n: ids.add(n["c"][1][0]) if n.get("t") == "Header" else None)
+    for page in PAGES:
+        text = expand(page, out, variables)
+        for target in re.findall(r"\]\((?:/modules/03-sequence-models/index\.qmd|modules/03-sequence-models/index\.qmd)?#([\w-]+)\)", text):
+            if page == ROOT / "glossary.qmd" and "/modules/" not in text:
+                continue
+            assert target in ids or page != MODULE_PAGE or target in ids, target
+        for target in re.findall(r"modules/03-sequence-models/index\.qmd#([\w-]+)", text):
+            assert target in ids, f"{page.name}: link to #{target} of the briefing"
+    for target in re.findall(r"\]\(#([\w-]+)\)", MODULE_PAGE.read_text(encoding="utf-8")):
+        assert target in ids, f"#{target}"
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers: measured ones come from the data, never from a page
+# --------------------------------------------------------------------------------------------
+def measured_strings(variables: dict) -> set[str]:
+    out = set()
+    for key, row in variables["models"].items():
+        out |= {row["nats"], row["bpc"]}
+        if key != "uniform":
+            out.add(row["ppl"])
+    out |= set(variables["compare"].values()) - {"twice"}
+    g = variables["gradient"]
+    out |= {g["spectral_W"], g["first_zero"], g["ratio_at_50"], g["forget_mean"]}
+    out |= {variables["clipping"]["clipped_final"], variables["clipping"]["unclipped_final"]}
+    return {s for s in out if re.search(r"\d", s)}
+
+
+MEASURED_CONTEXT = [
+    r"perplexity (?:of )?\d+\.\d", r"\d+\.\d+ nats", r"loss of \d", r"ended at \d", r"average \d",
+    r"\\approx\s*\d+\.\d+\s*\$?,? so", r"\\lVert W \\rVert \\approx \d", r"about \d+ characters back",
+    r"\d(?:\.\d+)? times the RNN", r"\d+\.\d+ (?:lead|against)", r"(?:by|to) \d+\.\d\d\b",
+    r"\(\d\.\d\d against", r"spectral norm of \d",
+]
+
+
+def test_no_measured_number_is_typed_into_a_page(gen):
+    _, variables = gen
+    values = measured_strings(variables) | set(SPEC_MEASURED)
+    real = ROOT / "data" / "baselines.json"
+    if real.exists():
+        with_real = run_site_data(Path(os.environ.get("TMPDIR", "/tmp")) / "m3-site-real", real)
+        values |= measured_strings(with_real)
+    pages = PAGES + [p for p in MODULE.glob("_*.qmd") if p.name != "_gradient-demo.qmd"]
+    for page in pages:
+        raw = page.read_text(encoding="utf-8")
+        for v in values:
+            hits = [m.start() for m in re.finditer(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", raw)]
+            assert not hits, f"{page.relative_to(ROOT)} types the measured number {v!r}: " + \
+                raw[max(0, hits[0] - 60):hits[0] + 40].replace("\n", " ")
+        for pat in MEASURED_CONTEXT:
+            m = re.search(pat, raw)
+            assert not m, f"{page.relative_to(ROOT)}: a typed number in a measured context: " + \
+                raw[max(0, m.start() - 60):m.end() + 30].replace("\n", " ")
+
+
+def test_pages_show_the_datas_values(gen, module_text):
+    out, v = gen
+    data = fixture_data()
+    text = plain_text(module_text)
+    table = (out / GENERATED_REL / "_results-table.md").read_text(encoding="utf-8")
+    for key in ["uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm"]:
+        row = data["models"][key]
+        line = next(l for l in table.splitlines() if l.startswith("| " + row["label"].split(",")[0].replace("≤", "$\\le$")))
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        nats, ppl, bpc = float(cells[2]), float(cells[3].replace(",", "")), float(cells[4])
+        assert abs(nats - row["test_nats"]) <= 0.5e-4
+        assert abs(ppl - row["perplexity"]) <= 0.5e-2
+        assert abs(bpc - row["bpc"]) <= 0.5e-2
+        assert cells[2] in text and cells[4] in text
+    g = data["gradient_by_distance"]
+    assert f"\\lVert W \\rVert \\approx$ {g['rnn_spectral_norm_W']:.1f}" in module_text
+    assert f"about {g['rnn_first_zero_distance']} characters back" in module_text
+    assert f"average {g['forget_gate']['mean']:.2f} over" in module_text
+    c = data["clipping_demo"]
+    assert f"training loss of {c['unclipped']['final_loss']:.2f} nats" in module_text
+    assert f"ended at {c['clipped']['final_loss']:.2f}." in module_text
+    m = data["models"]
+    assert f"the LSTM by {m['best_ngram']['test_nats'] - m['lstm']['test_nats']:.2f} nats" in module_text
+    assert f"{m['lstm']['parameters']:,} parameters" in module_text
+    s = g["rnn_spectral_norm_W"]
+    assert f"1 - 1/{s:.1f} = {1 - 1 / s:.3f}" in module_text, "section 4's answer computes with the data's norm"
+    assert "Provenance:" in module_text and data["provenance"]["device"] in module_text
+    assert data["provenance"]["torch"] in module_text and data["provenance"]["started_at"] in module_text
+
+
+def test_changing_the_data_changes_the_page(tmp_path):
+    data = fixture_data()
+    changed = copy.deepcopy(data)
+    changed["models"]["lstm"]["test_nats"] = 1.4321
+    changed["models"]["lstm"]["perplexity"] = 4.1876
+    changed["gradient_by_distance"]["rnn_spectral_norm_W"] = 3.7
+    changed["gradient_by_distance"]["forget_gate"]["mean"] = 0.81
+    changed["clipping_demo"]["unclipped"]["final_loss"] = None
+    p = tmp_path / "changed.json"
+    p.write_text(json.dumps(changed))
+    out = tmp_path / "site"
+    variables = run_site_data(out, p)
+    text = expand(MODULE_PAGE, out, variables)
+    assert "| 1.4321 | 4.19 |" in text and "| 1.6114 |" not in text
+    assert "5.01" not in text and "4.19" in text
+    assert "\\approx$ 3.7" in text and "1 - 1/3.7 = 0.730" in text and "|h| > 0.85" in text
+    assert "average 0.81 over" in text
+    assert "training loss of nan nats" in text
+    assert f"the LSTM by {1.8326 - 1.4321:.2f} nats" in text
+
+
+def test_formatting_lives_in_one_place():
+    """Pages hold no format specifiers or arithmetic on data; site_data.py holds all of it."""
+    for page in PAGES:
+        raw = page.read_text(encoding="utf-8")
+        assert "baselines.json" not in raw or "`data/baselines.json`" in raw
+        assert not re.search(r"\{\{<\s*(?:meta|env)\s", raw), "measured values come from var only"
+        assert "```{python" not in raw, "no page executes code"
+
+
+# --------------------------------------------------------------------------------------------
+# With Quarto (skipped without it)
+# --------------------------------------------------------------------------------------------
+@pytest.mark.skipif(shutil.which("quarto") is None, reason="the `quarto` command is not installed on this machine")
+def test_quarto_render_has_no_warnings(tmp_path):
+    site = tmp_path / "proj"
+    shutil.copytree(ROOT, site, ignore=shutil.ignore_patterns(".git", "_site", ".quarto", "node_modules", "build"))
+    env = dict(os.environ, M3_BASELINES=str(FIXTURE))
+    res = subprocess.run(["quarto", "render", "--to", "html"], cwd=site, env=env, capture_output=True, text=True)
+    log = res.stdout + res.stderr
+    assert res.returncode == 0, log
+    assert not re.search(r"\bWARN(ING)?\b", log), log
+    html = (site / "_site" / "modules" / "03-sequence-models" / "index.html").read_text(encoding="utf-8")
+    assert "?var:" not in html and "?ref:" not in html and "?@" not in html
+    for n in range(1, 13):
+        assert f"Equation&nbsp;{n}" in html or f"Equation {n}" in html
