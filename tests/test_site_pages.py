@@ -478,6 +478,10 @@ MEASURED_CONTEXT = [
 ]
 
 
+# pure arithmetic of the spec's worked examples, not measurements
+NOT_MEASURED = ["a character perplexity of 4.5 corresponds"]
+
+
 def test_no_measured_number_is_typed_into_a_page(gen):
     _, variables = gen
     values = measured_strings(variables) | set(SPEC_MEASURED)
@@ -488,6 +492,8 @@ def test_no_measured_number_is_typed_into_a_page(gen):
     pages = PAGES + [p for p in MODULE.glob("_*.qmd") if p.name != "_gradient-demo.qmd"]
     for page in pages:
         raw = page.read_text(encoding="utf-8")
+        for phrase in NOT_MEASURED:
+            raw = raw.replace(phrase, "")
         for v in values:
             hits = [m.start() for m in re.finditer(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", raw)]
             assert not hits, f"{page.relative_to(ROOT)} types the measured number {v!r}: " + \
