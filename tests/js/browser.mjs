@@ -1,0 +1,78 @@
+// Helpers for the browser tests: a static file server on 127.0.0.1, and Debian's Chromium driven
+// by playwright-core with every non-local request blocked (the classroom with no Wi-Fi).
+import {createServer} from "node:http";
+import {readFile, stat} from "node:fs/promises";
+import {existsSync} from "node:fs";
+import {join, normalize, extname} from "node:path";
+import {execFileSync} from "node:child_process";
+
+export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+export const CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+
+const TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json", ".woff": "font/woff",
+  ".woff2": "font/woff2", ".png": "image/png", ".ipynb": "application/json", ".txt": "text/plain; charset=utf-8"};
+
+export function onPath(cmd) {
+  try {
+    execFileSync("sh", ["-c", `command -v ${cmd}`], {stdio: "ignore"});
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const hasChromium = () => existsSync(CHROMIUM);
+
+/** Serve `root` on 127.0.0.1 (a random port); `virtual` maps URL paths to in-memory pages. */
+export async function serve(root, virtual = {}) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (virtual[path] !== undefined) {
+      res.writeHead(200, {"content-type": TYPES[extname(path)] || "text/html; charset=utf-8"});
+      return res.end(virtual[path]);
+    }
+    let file = normalize(join(root, path));
+    if (!file.startsWith(normalize(root))) return res.writeHead(403).end();
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, {"content-type": TYPES[extname(file)] || "application/octet-stream"});
+      res.end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return {server, origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => server.close(ok))};
+}
+
+/**
+ * Launch Chromium with a page that may only talk to `origin`.  Returns {browser, page, problems}
+ * where problems.console / problems.pageErrors / problems.blocked / problems.failed collect
+ * everything that went wrong (the tests assert they stay empty).
+ */
+export async function openOffline(origin) {
+  const {chromium} = await import("playwright-core");
+  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true});
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}, serviceWorkers: "block"});
+  const problems = {console: [], pageErrors: [], blocked: [], failed: []};
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin + "/") || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+    problems.blocked.push(url);
+    return route.abort("internetdisconnected");
+  });
+  const page = await context.newPage();
+  page.on("console", (msg) => { if (msg.type() === "error") problems.console.push(msg.text()); });
+  page.on("pageerror", (err) => problems.pageErrors.push(String(err)));
+  page.on("requestfailed", (req) => problems.failed.push(`${req.url()} (${req.failure()?.errorText})`));
+  page.on("response", (res) => { if (res.status() >= 400) problems.failed.push(`${res.url()} (HTTP ${res.status()})`); });
+  return {browser, context, page, problems};
+}
+
+/** The `d` attributes of the paths in the first Plot chart under `scope` (a CSS selector). */
+export async function plotPaths(page, scope = ".gradient-demo") {
+  return page.$$eval(`${scope} svg[class^="plot"] path`, (ps) => ps.map((p) => p.getAttribute("d")).join("|"));
+}

@@ -1,0 +1,123 @@
+// Without Quarto: the self-hosted libraries and the demo work in Chromium with the network cut.
+//
+// Serves the project root on 127.0.0.1 with a hand-made page at modules/03-sequence-models/ (the
+// folder of the real page, so the partial's relative imports resolve as on the site).  The page
+// runs the OJS cells of _gradient-demo.qmd through a tiny stand-in for Quarto's OJS runtime
+// (parsed with @observablehq/parser 4.5.0, as Quarto does; each cell re-evaluated when a slider
+// moves) and typesets two equations with vendor/mathjax/.  Every request off 127.0.0.1 is
+// blocked.  Needs vendor/ (scripts/vendor_js.py) and Debian's Chromium; skipped without them.
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {readFileSync, existsSync, mkdirSync} from "node:fs";
+import {join} from "node:path";
+import parser from "@observablehq/parser";
+import {ROOT, ojsBlocks} from "./qmd-files.mjs";
+import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mjs";
+
+const {parseModule} = parser;
+const PARTIAL = join(ROOT, "modules/03-sequence-models/_gradient-demo.qmd");
+const VENDOR = join(ROOT, "vendor", "observable-libs.js");
+
+/** Compile the partial's OJS cells into a module script for the harness page. */
+export function compileOjs(qmdText) {
+  const imports = [], cells = [], importedNames = new Set();
+  for (const {source} of ojsBlocks(qmdText)) {
+    for (const cell of parseModule(source).cells) {
+      const src = source.slice(cell.body.start, cell.body.end);
+      if (cell.body.type === "ImportDeclaration") {
+        imports.push(source.slice(cell.start, cell.end).trim() + ";");
+        for (const s of cell.body.specifiers) importedNames.add(s.local.name);
+        continue;
+      }
+      const viewof = cell.id?.type === "ViewExpression";
+      const name = viewof ? cell.id.id.name : cell.id?.name ?? null;
+      const refs = [...new Set((cell.references ?? []).map((r) => r.name))].filter((n) => !importedNames.has(n));
+      const fn = cell.body.type === "BlockStatement" ? `(${refs.join(", ")}) => ${src}` : `(${refs.join(", ")}) => (${src})`;
+      cells.push(`{name: ${JSON.stringify(name)}, viewof: ${viewof}, refs: ${JSON.stringify(refs)}, fn: ${fn}}`);
+    }
+  }
+  return `${imports.join("\n")}
+const cells = [\n${cells.join(",\n")}\n];
+const root = document.querySelector(".gradient-demo");
+const env = {width: root.clientWidth};
+const slots = cells.map(() => root.appendChild(document.createElement("div")));
+function run() {
+  cells.forEach((c, i) => {
+    if (c.viewof && slots[i].firstChild) { env[c.name] = slots[i].firstChild.value; return; }
+    const value = c.fn(...c.refs.map((r) => env[r]));
+    if (c.viewof) {
+      slots[i].replaceChildren(value);
+      value.addEventListener("input", run);
+      env[c.name] = value.value;
+    } else {
+      if (c.name) env[c.name] = value;
+      slots[i].replaceChildren(value instanceof Node ? value : document.createTextNode(String(value)));
+    }
+  });
+  window.__renders = (window.__renders || 0) + 1;
+}
+run();
+window.__demoReady = true;
+`;
+}
+
+function harnessPage(script) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>offline harness</title>
+<link rel="stylesheet" href="demo.css">
+<style>body{font-family:sans-serif;max-width:760px;margin:2rem auto;} body.quarto-dark{background:#222;color:#ddd}</style>
+<script id="MathJax-script" async src="../../vendor/mathjax/tex-chtml-full.js"></script>
+</head><body class="quarto-light">
+<p id="inline-math">Inline: \\(\\lVert \\partial h_t / \\partial h_s \\rVert \\le \\lVert W \\rVert^{\\,t-s}\\)</p>
+<p id="display-math">\\[\\frac{\\partial h_t}{\\partial h_s} = \\prod_{j=s+1}^{t} \\mathrm{diag}(1 - h_j^2)\\, W \\tag{6}\\]</p>
+<div class="gradient-demo"></div>
+<script type="module">${script}</script>
+</body></html>`;
+}
+
+const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+  : !existsSync(VENDOR) ? "vendor/ is missing (python3 scripts/vendor_js.py)" : false;
+
+test("offline: vendored Plot/Inputs/d3/MathJax load and the demo draws and reacts", {skip, timeout: 120_000}, async () => {
+  const page_ = harnessPage(compileOjs(readFileSync(PARTIAL, "utf8")));
+  const site = await serve(ROOT, {"/modules/03-sequence-models/offline-harness.html": page_});
+  const {browser, page, problems} = await openOffline(site.origin);
+  try {
+    await page.goto(`${site.origin}/modules/03-sequence-models/offline-harness.html`);
+    await page.waitForFunction(() => window.__demoReady === true, null, {timeout: 30_000});
+    // the libraries came from the site, and left no globals behind
+    assert.deepEqual(await page.evaluate(() => [typeof window.d3, typeof window.Plot, typeof window.Inputs]), ["undefined", "undefined", "undefined"]);
+    const readout = page.locator(".gradient-demo-readout");
+    assert.equal(await readout.textContent(), "State after 60 steps: h = 0.000. One-step factor there: (1 − h²) · w = 0.900.");
+    const before = await plotPaths(page);
+    assert.ok(before.split("|").length >= 3, "ruleY, bound and measured lines drawn");
+    // move the w slider to 2 and the curve and readout change
+    const w = page.locator("form", {hasText: "Recurrent weight w"}).locator("input[type=range]");
+    await w.fill("2");
+    await page.waitForFunction((b) => {
+      const d = [...document.querySelectorAll('.gradient-demo svg[class^="plot"] path')].map((p) => p.getAttribute("d")).join("|");
+      return d !== b;
+    }, before, {timeout: 10_000});
+    assert.match(await readout.textContent(), /one-step factor there: \(1 − h²\) · w = 2\.000\./i);
+    const x = page.locator("form", {hasText: "Constant input x"}).locator("input[type=range]");
+    await x.fill("0.5");
+    await page.waitForFunction(() => /h = 0\.9\d\d/.test(document.querySelector(".gradient-demo-readout").textContent));
+    // MathJax typeset both equations with its own fonts
+    await page.waitForFunction(() => document.querySelectorAll("mjx-container").length >= 2, null, {timeout: 30_000});
+    assert.equal(await page.evaluate(() => window.MathJax.version), "3.2.2");
+    assert.equal(await page.locator("mjx-merror").count(), 0);
+    await page.evaluate(() => document.fonts.ready);
+    if (process.env.SCREENSHOT_DIR) {
+      mkdirSync(process.env.SCREENSHOT_DIR, {recursive: true});
+      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "offline-demo-light.png"), fullPage: true});
+      await page.evaluate(() => document.body.classList.replace("quarto-light", "quarto-dark"));
+      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "offline-demo-dark.png"), fullPage: true});
+    }
+    assert.deepEqual(problems.blocked, [], "requests off the site");
+    assert.deepEqual(problems.failed, [], "failed requests");
+    assert.deepEqual(problems.pageErrors, [], "page errors");
+    assert.deepEqual(problems.console, [], "console errors");
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+});
