@@ -281,7 +281,7 @@ def results_table(data: dict, v: dict) -> str:
         rows.append(f"| {label} | {lab} | {vr['nats']} | {vr['ppl']} | {vr['bpc']} |")
     return "\n".join([
         "| Model | Lab | Test nats per character | Perplexity | Bits per character |",
-        "|:------|:---:|---:|---:|---:|",
+        "|:-----------------------------------------|:---:|------:|------:|------:|",
         *rows,
         "",
         ": Test results on the same test characters, in the same units.",
@@ -349,7 +349,7 @@ def worked_rnn_table(ns: dict | None) -> str:
          f"over 20 steps: ${f3:.2f}^{{20}} \\approx {sci(f3 ** 20)}$", f"${sci(2.0 ** 20)}$"),
     ]
     lines = ["| Case | One-step factor $(1 - h_j^2)\\,w$ | Product over a distance $t - s$ | Bound $\\lvert w \\rvert^{t-s}$ |",
-             "|:-----|:-----|:-----|:-----|"]
+             "|:--------------|:--------------|:------------------|:----------|"]
     lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
     src = "the lab's `rnn_cell_step`" if ns else "Equation 1 (the lab source was not available)"
     lines += ["", f": One hidden unit, three cases (the one-step factor is computed by autograd through {src}). "
