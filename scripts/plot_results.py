@@ -106,8 +106,8 @@ def gradient_by_distance(data: dict) -> bytes:
             if a and b and a > 0 and b > 0:
                 ax.annotate("", xy=(50, b), xytext=(50, a),
                             arrowprops=dict(arrowstyle="<->", color=INK, lw=1.2, shrinkA=0, shrinkB=0))
-                ax.text(52, math.sqrt(a * b), f"LSTM / RNN at distance 50:\n× {_sci(b / a)}",
-                        color=INK, fontsize=11, va="center")
+                ax.text(52, math.sqrt(a * b), f"LSTM ÷ RNN at 50:\n{_sci(b / a)}", color=INK,
+                        fontsize=10.5, va="center", ha="left")
         ax.set_xlim(min(dist) - 1, max(dist) + 1)
         ax.set_xlabel("distance T − s (characters back from the scored position)")
         ax.set_ylabel(r"gradient norm $\Vert\partial L_T / \partial h_s\Vert$ (log scale)")
@@ -147,20 +147,20 @@ def clipping_demo(data: dict) -> bytes:
                 ax_l.text(bad[0], 1.03, "non-finite", transform=ax_l.get_xaxis_transform(),
                           color=color, fontsize=10)
         ax_g.set_yscale("log")
-        ax_g.axhline(c["kappa"], color=INK, ls=":", lw=1.2)
-        ax_g.text(1, c["kappa"] * 1.15, f"κ = {c['kappa']:g}", color=INK, fontsize=10, va="bottom")
+        ax_g.axhline(c["kappa"], color=INK, ls=":", lw=1.4)
         ax_g.set_xlabel("SGD step")
         ax_g.set_ylabel("gradient norm before clipping (log)")
         ax_g.set_title("gradient norm per step", loc="left")
         ax_l.axhline(LN65, color=INK, ls="--", lw=1.4)
-        ax_l.text(len(c["clipped"]["loss"]), LN65, f"uniform guess ln 65 ≈ {LN65:.2f}", color=INK,
-                  fontsize=10, ha="right", va="bottom")
         ax_l.set_xlabel("SGD step")
         ax_l.set_ylabel("training loss (nats per character)")
         ax_l.set_title("training loss per step", loc="left")
         ax_l.set_ylim(bottom=0)
         handles = [Line2D([], [], color=col, lw=2, label=lab) for _, lab, col, _ in runs]
-        fig.legend(handles=handles, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.06))
+        handles += [Line2D([], [], color=INK, lw=1.4, ls=":", label=f"threshold κ = {c['kappa']:g} (left)"),
+                    Line2D([], [], color=INK, lw=1.4, ls="--",
+                           label=f"uniform guess ln 65 ≈ {LN65:.2f} (right)")]
+        fig.legend(handles=handles, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.13))
         fig.text(0.5, -0.04, f"plain SGD, learning rate {c['lr']:g}, {c['steps']} steps on identical "
                  "batches", ha="center", fontsize=10, color=INK)
         fig.tight_layout()
