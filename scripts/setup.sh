@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh machine (idempotent, quick when done).
 # Python packages from requirements.txt; the site's self-hosted JavaScript (MathJax, Observable
-# Plot/Inputs, d3) from package-lock.json; Debian's Chromium for the browser test when Quarto is
-# present (that test is skipped without Quarto).
+# Plot/Inputs, d3) from package-lock.json, copied into vendor/; Debian's Chromium for the browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-python3}
@@ -13,10 +12,16 @@ if [ -f package-lock.json ]; then
   npm ci --silent --no-audit --no-fund
 fi
 
-if command -v quarto >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+# Debian's Chromium drives the browser tests (the offline demo test always; the rendered-site test
+# when Quarto is present). Never a browser downloaded by a test tool.
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+      || echo "note: could not install chromium; the browser tests will be skipped" >&2
   else
-    echo "note: /usr/bin/chromium is missing; the browser test will be skipped (apt-get install chromium)" >&2
+    echo "note: /usr/bin/chromium is missing; the browser tests will be skipped (apt-get install chromium)" >&2
   fi
 fi
+
+# the site's self-hosted JavaScript (vendor/), which the offline browser test serves
+$PY scripts/vendor_js.py >/dev/null
