@@ -138,7 +138,7 @@ def solution_notebook():
 # 2. execute
 # --------------------------------------------------------------------------------------------
 def execute(nb, paths: Paths, settings: str, device: str | None, corpus: Path,
-            cell_timeout: int | None) -> Path:
+            cell_timeout: int | None, echo: bool = True) -> Path:
     """Execute the notebook in paths.work; return the path of the lab's results JSON."""
     import nbformat
     from nbclient import NotebookClient
@@ -169,7 +169,17 @@ def execute(nb, paths: Paths, settings: str, device: str | None, corpus: Path,
             log(f"  [lab] code cell {n}/{len(code_cells)} (cell {cell_index}) {took:6.1f} s   "
                 f"[{now - t0:6.0f} s]")
 
-    client = NotebookClient(nb, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
+    class EchoingClient(NotebookClient):
+        """Echoes the lab's printed lines (training progress, checkpoints) to the build's output."""
+
+        def output(self, outs, msg, display_id, cell_index):
+            if echo and msg.get("msg_type") == "stream" and msg["content"].get("name") == "stdout":
+                text = ANSI.sub("", msg["content"].get("text", ""))
+                sys.stdout.write("".join(f"  | {ln}\n" for ln in text.splitlines() if ln.strip()))
+                sys.stdout.flush()
+            return super().output(outs, msg, display_id, cell_index)
+
+    client = EchoingClient(nb, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
                             record_timing=True, resources={"metadata": {"path": str(paths.work)}},
                             on_cell_executed=on_cell_executed)
     log(f"executing the lab ({len(code_cells)} code cells) in {rel(paths.work)} "
@@ -327,7 +337,8 @@ def build(args) -> int:
         nb, lab_sha = solution_notebook()
         phase_done("notebook", t0)
         t0 = time.perf_counter()
-        lab_results_path = execute(nb, paths, settings, args.device, corpus, args.cell_timeout)
+        lab_results_path = execute(nb, paths, settings, args.device, corpus, args.cell_timeout,
+                                   echo=not args.quiet)
         phase_done("lab", t0)
         log(f"lab done in {durations['lab']:.0f} s; executed notebook: "
             f"{rel(paths.work / 'lab03_executed.ipynb')}")
@@ -404,6 +415,7 @@ def parse_args(argv=None):
     ap.add_argument("--corpus", default=os.environ.get("LAB3_CORPUS", str(DEFAULT_CORPUS)),
                     help="tinyshakespeare.txt (default: $LAB3_CORPUS or ../shared/data/tinyshakespeare.txt)")
     ap.add_argument("--cell-timeout", type=int, default=3600, help="seconds per cell (default 3600)")
+    ap.add_argument("--quiet", action="store_true", help="do not echo the lab's printed lines")
     ap.add_argument("--from-results", metavar="LAB_RESULTS_JSON",
                     help="development and tests: skip the lab and use this lab results JSON")
     return ap.parse_args(argv)

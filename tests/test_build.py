@@ -446,3 +446,45 @@ def test_render_refuses_stale_data_with_no_run(monkeypatch, capsys):
     assert render_site.main(["--no-run", "--quarto", "/bin/false"]) == 2
     out = capsys.readouterr().out
     assert "a" * 64 in out and "b" * 64 in out
+
+
+# --------------------------------------------------------------------------------------------
+# executing a notebook (a toy lab: seconds, not minutes)
+# --------------------------------------------------------------------------------------------
+def toy_notebook(*cells):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# toy lab")] + [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
+
+
+def test_execute_sets_the_lab_environment_and_keeps_the_notebook(tmp_path, capsys):
+    nb = toy_notebook(
+        'import os, json\nprint("hello from the lab")',
+        'json.dump({k: os.environ.get(k) for k in ("LAB3_SETTINGS", "LAB3_DEVICE", "LAB3_CORPUS")} | '
+        '{"cwd": os.getcwd()}, open(os.environ["LAB3_RESULTS"], "w"))')
+    paths = build.Paths("quick", str(tmp_path / "out"))
+    out = build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
+    got = json.loads(out.read_text())
+    assert got == {"LAB3_SETTINGS": "quick", "LAB3_DEVICE": "cpu", "LAB3_CORPUS": str(tmp_path / "corpus.txt"),
+                   "cwd": str(paths.work)}
+    assert "  | hello from the lab" in capsys.readouterr().out
+    assert (paths.work / "lab03_executed.ipynb").exists()
+
+
+def test_failing_cell_is_named_with_its_source_and_error(tmp_path):
+    import nbformat
+
+    nb = toy_notebook("x = 1", "def f():\n    raise ValueError('the checkpoint failed')\nf()", "print('never')")
+    paths = build.Paths("quick", str(tmp_path / "out"))
+    with pytest.raises(build.BuildError) as e:
+        build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
+    msg = str(e.value)
+    assert "code cell 2 of 3 (notebook cell index 2)" in msg
+    assert "| def f():" in msg and "ValueError: the checkpoint failed" in msg
+    assert "\x1b[" not in msg                                  # no terminal colors
+    executed = nbformat.read(paths.work / "lab03_executed.ipynb", 4)
+    assert executed.cells[2].outputs[-1]["ename"] == "ValueError"
+    assert str(paths.work / "lab03_executed.ipynb") in msg
