@@ -421,14 +421,41 @@ def parse_args(argv=None):
     return ap.parse_args(argv)
 
 
+def acquire_lock(paths: Paths):
+    """One build at a time per output location (a second one would race for the same files)."""
+    import fcntl
+
+    paths.work.mkdir(parents=True, exist_ok=True)
+    f = open(paths.work / ".build.lock", "a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        holder = f.read().strip() or "?"
+        f.close()
+        raise BuildError(f"another build is running for {rel(paths.base)} (pid {holder}); wait for it") from None
+    f.seek(0)
+    f.truncate()
+    f.write(str(os.getpid()))
+    f.flush()
+    return f
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    try:
+        lock = acquire_lock(Paths(args.settings, args.out))
+    except BuildError as e:
+        log(f"refusing: {e}")
+        return 2
     try:
         return build(args)
     except (BuildError, ResultsError) as e:
         log(f"BUILD FAILED: {e}")
         log("the previous data/ and figures/ are unchanged")
         return 1
+    finally:
+        lock.close()
 
 
 if __name__ == "__main__":

@@ -488,3 +488,14 @@ def test_failing_cell_is_named_with_its_source_and_error(tmp_path):
     executed = nbformat.read(paths.work / "lab03_executed.ipynb", 4)
     assert executed.cells[2].outputs[-1]["ename"] == "ValueError"
     assert str(paths.work / "lab03_executed.ipynb") in msg
+
+
+def test_second_concurrent_build_is_refused(built, capsys):
+    out, lab = built
+    held = build.acquire_lock(build.Paths("full", str(out)))
+    try:
+        assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 2
+        assert "another build is running" in capsys.readouterr().out
+    finally:
+        held.close()
+    assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 0
