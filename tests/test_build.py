@@ -134,11 +134,17 @@ def test_claims_hold_on_committed_results():
     assert [(c["name"], c["holds"]) for c in d["claims"]] == [(c["name"], c["holds"]) for c in evaluated]
 
 
-def test_committed_figures_exist():
-    committed_or_skip()
-    for n in results.FIGURE_NAMES:
-        svg = (results.FIGURES_DIR / n).read_text(encoding="utf-8")
+def test_committed_figures_are_drawn_from_the_committed_data():
+    d = committed_or_skip()
+    svgs = {n: (results.FIGURES_DIR / n).read_text(encoding="utf-8") for n in results.FIGURE_NAMES}
+    for svg in svgs.values():
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    g, c = d["gradient_by_distance"], d["clipping_demo"]
+    grad = svgs["gradient-by-distance.svg"]
+    assert f"from {g['rnn_first_zero_distance']} characters back" in grad
+    assert plot_results._sci(g["lstm_rnn_ratio_at_50"]) in grad
+    assert f"{g['chunks']} validation chunks" in grad
+    assert f"{c['steps']} steps" in svgs["clipping-demo.svg"]
 
 
 # --------------------------------------------------------------------------------------------
