@@ -372,6 +372,7 @@ def test_quick_build_end_to_end(tmp_path):
     if not CORPUS.exists():
         pytest.skip(f"corpus not found at {CORPUS} (set LAB3_CORPUS)")
     committed_before = snapshot([COMMITTED] + [results.FIGURES_DIR / n for n in results.FIGURE_NAMES])
+    sha_before = results.lab_source_sha256()
     out = tmp_path / "quick"
     cmd = [sys.executable, str(ROOT / "scripts" / "build.py"), "--settings", "quick", "--out", str(out),
            "--device", "cpu", "--corpus", str(CORPUS)]
@@ -380,7 +381,8 @@ def test_quick_build_end_to_end(tmp_path):
     d = results.load_results(out / "data" / "baselines.json")
     p = d["provenance"]
     assert p["settings"] == "quick" and p["device_type"] == "cpu"
-    assert p["lab_source_sha256"] == results.lab_source_sha256()
+    sha_after = results.lab_source_sha256()
+    assert p["lab_source_sha256"] in (sha_before, sha_after)     # the lab may be edited while it runs
     assert {"notebook", "lab", "claims", "figures", "write"} <= set(p["duration_s"])
     assert len(d["claims"]) == len(claims.CLAIMS)
     assert not claims.failed(claims.evaluate(d)[:1]), "the n-gram rows must match Lab 1 at any settings"
@@ -390,8 +392,9 @@ def test_quick_build_end_to_end(tmp_path):
     # the committed full results were not touched
     assert snapshot([COMMITTED] + [results.FIGURES_DIR / n for n in results.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
-    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "up to date" in r.stdout
+    if results.lab_source_sha256() == p["lab_source_sha256"]:
+        r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and "up to date" in r.stdout, r.stdout[-2000:]
 
 
 # --------------------------------------------------------------------------------------------
