@@ -4,7 +4,7 @@
 PY ?= python3
 SETTINGS ?= full
 
-.PHONY: setup notebooks data figures site test test-quick-build benchmark clean
+.PHONY: setup notebooks data figures site test quick-build benchmark clean
 
 setup:
 	bash scripts/setup.sh
@@ -27,6 +27,10 @@ site: setup notebooks data figures
 test: setup
 	$(PY) -m pytest -q tests
 	node --test tests/js/
+
+# the whole build path at quick settings (about a minute); writes build/quick/ only
+quick-build: setup
+	$(PY) scripts/build.py --settings quick --force
 
 benchmark:
 	$(PY) scripts/benchmark.py

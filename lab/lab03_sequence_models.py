@@ -699,13 +699,13 @@ def train_lm(model, steps, name):
         logits = model(x)[0]                                        # teacher forcing: inputs are the true text
         loss = lm_loss_and_ppl(logits, y)[0]
         if not torch.isfinite(loss):
-            raise FloatingPointError(f"training {name}: the loss became {float(loss)} at step {step} of {steps}; "
+            raise FloatingPointError(f"training {name}: the loss became {loss.item()} at step {step} of {steps}; "
                                      "stopping. Check the exercises it uses, or lower the learning rate.")
         optimizer.zero_grad()
         loss.backward()                                             # BPTT within each chunk (Equations 5, 7)
         torch.nn.utils.clip_grad_norm_(model.parameters(), S.clip_kappa)
         optimizer.step()
-        losses.append(float(loss))
+        losses.append(loss.item())
         if step % S.log_every == 0 or step == steps:
             print(f"{name} step {step:>5}/{steps}  train loss {np.mean(losses[-S.log_every:]):.3f} nats/char")
     return losses
@@ -799,7 +799,7 @@ zeros = np.flatnonzero(rnn_grad == 0)
 rnn_first_zero = int(zeros[0]) if len(zeros) else None
 print(f"||W|| (spectral norm of the trained RNN's W) = {spectral_W:.2f}")
 for d in (0, 10, 25, 50, 100, 150, 199):
-    print(f"distance {d:>3}: ||dL_T/dh_s|| = {rnn_grad[d]:.3e}    bound from Equation 8: {rnn_grad[0] * spectral_W ** d:.1e}")
+    print(f"distance {d:>3}: ||dL_T/dh_s|| = {rnn_grad[d]:.3e}    bound from Equation 8: {float(rnn_grad[0]) * spectral_W ** d:.1e}")
 print("first distance at which the gradient is exactly 0 in float32:", rnn_first_zero)
 print("your prediction:", my_prediction_3a or "(none written)")
 
@@ -894,9 +894,16 @@ def sgd_run(clip, steps, lr, kappa, seed):
         else:
             norm = torch.sqrt(sum((p.grad ** 2).sum() for p in model.parameters()))
         optimizer.step()
-        losses.append(float(loss))
-        norms.append(float(norm))
+        losses.append(loss.item())
+        norms.append(norm.item())
     return losses, norms
+
+
+def final_loss(losses, last=10):
+    """Where a run ended: the mean training loss of its last steps (one step alone is noisy); None if any is
+    non-finite."""
+    tail = losses[-last:]
+    return float(np.mean(tail)) if all(math.isfinite(v) for v in tail) else None
 
 
 # %%
@@ -904,7 +911,9 @@ with timed("clipping_demo"):
     sgd = {name: sgd_run(clip, S.sgd_steps, S.sgd_lr, S.clip_kappa, S.seed)
            for name, clip in (("clipped", True), ("unclipped", False))}
 for name, (losses, norms) in sgd.items():
-    print(f"{name:>9}: final training loss {losses[-1]:.2f} nats/char, largest gradient norm {np.nanmax(norms):.3g}")
+    end = final_loss(losses)
+    print(f"{name:>9}: training loss at the end (mean of the last 10 steps) "
+          f"{'non-finite' if end is None else f'{end:.2f}'} nats/char, largest gradient norm {np.nanmax(norms):.3g}")
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.5))
 for name, (losses, norms) in sgd.items():
@@ -1178,7 +1187,7 @@ lab_results = {
         "steps": S.sgd_steps, "lr": S.sgd_lr, "kappa": S.clip_kappa, "optimizer": "SGD",
         **{name: {"loss": [v if math.isfinite(v) else None for v in losses],
                   "grad_norm": [v if math.isfinite(v) else None for v in norms],
-                  "final_loss": losses[-1] if math.isfinite(losses[-1]) else None}
+                  "final_loss": final_loss(losses)}
            for name, (losses, norms) in sgd.items()},
     },
     "samples": {"prompt": PROMPT, "length": S.sample_len, "seed": S.seed, "runs": samples},

@@ -298,3 +298,20 @@ def test_ngram_baseline_reproduces_lab1(lab, corpus_path):
         loss = lab["lm_loss_and_ppl"](torch.from_numpy(log_probs), torch.from_numpy(ids[slice(*split["test"])]))[0]
         assert round(float(loss), 4) == lab1, f"n = {n}, k = {k}"
     assert round(math.log(65), 4) == 4.1744
+
+
+def test_training_stops_on_a_non_finite_loss_and_names_the_step(monkeypatch):
+    monkeypatch.setenv("LAB3_SETTINGS", "quick")
+    monkeypatch.setenv("LAB3_DEVICE", "cpu")
+    lab = load_lab("solution")
+    lab["split_ids"] = {"train": np.random.default_rng(0).integers(0, 65, 5000)}
+    calls = {"n": 0}
+    real_loss = lab["lm_loss_and_ppl"]
+
+    def loss_turning_nan(logits, targets):         # a student's loss that breaks on the third step
+        calls["n"] += 1
+        loss, ppl, bpc = real_loss(logits, targets)
+        return (loss * float("nan") if calls["n"] == 3 else loss), ppl, bpc
+    lab["lm_loss_and_ppl"] = loss_turning_nan
+    with pytest.raises(FloatingPointError, match=r"training RNN: the loss became nan at step 3 of 5"):
+        lab["train_lm"](lab["RNNLM"](65, d=4, d_h=8), 5, "RNN")
