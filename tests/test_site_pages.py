@@ -582,3 +582,14 @@ def test_quarto_render_has_no_warnings(tmp_path):
     assert "?var:" not in html and "?ref:" not in html and "?@" not in html
     for n in range(1, 13):
         assert f"Equation&nbsp;{n}" in html or f"Equation {n}" in html
+
+
+def test_themes_load_no_web_fonts():
+    """cosmo and darkly @import Google Fonts unless $web-font-path is false: the site must work offline."""
+    theme = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["format"]["html"]["theme"]
+    for mode in ("light", "dark"):
+        layers = theme[mode] if isinstance(theme[mode], list) else [theme[mode]]
+        scss = [ROOT / layer for layer in layers if str(layer).endswith(".scss")]
+        assert scss, f"the {mode} theme has no .scss layer turning off web fonts"
+        text = "\n".join(path.read_text(encoding="utf-8") for path in scss)
+        assert "/*-- scss:defaults --*/" in text and re.search(r"\$web-font-path:\s*false;", text)
