@@ -75,6 +75,11 @@ def ensure_data(no_run: bool) -> int:
 def render(quarto: str, extra: list[str]) -> int:
     SITE, SCRATCH, PREVIOUS = PROJECT / "_site", PROJECT / "_site.render", PROJECT / "_site.previous"
     shutil.rmtree(SCRATCH, ignore_errors=True)
+    # The pre-render step runs once here too, so _variables.yml exists when Quarto loads the project
+    # (Quarto before 1.5 read project metadata before running pre-render scripts).
+    if subprocess.run([sys.executable, str(ROOT / "scripts" / "site_data.py")], cwd=PROJECT).returncode != 0:
+        log("RENDER FAILED (scripts/site_data.py); the previous _site/ is unchanged")
+        return 1
     cmd = [quarto, "render", "--output-dir", SCRATCH.name, *extra]
     log("$ " + " ".join(cmd))
     t0 = time.perf_counter()
