@@ -181,7 +181,6 @@ def rnn_unrolled() -> str:
     lx = 150
     column(lx, "t")
     # self-loop on h_t through W: leaves the right side, circles round, comes back in from the left
-    r_top = yh - bh / 2
     body.append(path(
         f"M {lx + bw / 2} {yh - 8} C {lx + bw / 2 + 70} {yh - 10}, {lx + bw / 2 + 70} {yh + 62}, {lx} {yh + 62} "
         f"C {lx - bw / 2 - 70} {yh + 62}, {lx - bw / 2 - 70} {yh - 10}, {lx - bw / 2 - 1} {yh - 8}",

@@ -24,7 +24,6 @@ results and never contain a typed measured number; tests/test_site_pages.py chec
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -32,12 +31,14 @@ from pathlib import Path
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # noqa: E402  (scripts/results.py: load and validate the build's data)
+
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_DIR = Path("modules/03-sequence-models")
 GENERATED = MODULE_DIR / "_generated"
 DEFAULT_BASELINES = ROOT / "data" / "baselines.json"
 FIXTURE = ROOT / "tests" / "fixtures" / "baselines.json"
-SCHEMA = ROOT / "data" / "baselines.schema.json"
 LISTED_FUNCTIONS = ("rnn_cell_step", "lstm_cell_step", "sample_with_temperature")
 MODEL_ORDER = ("uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm")
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -122,15 +123,6 @@ def baselines_path() -> Path:
     warn(f"{DEFAULT_BASELINES.relative_to(ROOT)} does not exist yet: the site is built from the TEST "
          f"FIXTURE {FIXTURE.relative_to(ROOT)}, whose numbers are NOT measurements. Run `make data`.")
     return FIXTURE
-
-
-def load_data(path: Path) -> dict:
-    import jsonschema
-
-    data = json.loads(path.read_text(encoding="utf-8"))
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    jsonschema.validate(data, schema)
-    return data
 
 
 def course_settings() -> dict:
@@ -421,7 +413,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     path = baselines_path()
-    data = load_data(path)
+    try:
+        data = results.load_results(path)       # the build's one reader: strict JSON, schema-checked
+    except results.ResultsError as err:
+        print(f"site_data: {err}", file=sys.stderr)
+        return 1
     course = course_settings()
     v = build_variables(data, course)
     lab_source, ns = (None, None) if args.no_lab else load_lab_source()

@@ -9,9 +9,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import math
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path

@@ -17,7 +17,6 @@ import re
 import shutil
 import subprocess
 import sys
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
