@@ -37,8 +37,8 @@ END = re.compile(r"^[ \t]*### END SOLUTION\s*$")
 DEF = re.compile(r"^def (?P<name>\w+)\(", re.MULTILINE)
 
 
-def source_sha256(path: Path = LAB_SOURCE) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+def source_sha256(path: Path | None = None) -> str:
+    return hashlib.sha256(Path(path or LAB_SOURCE).read_bytes()).hexdigest()
 
 
 def _tags(cell) -> list[str]:

@@ -109,18 +109,10 @@ def finite_or_none(x):
 # staleness
 # --------------------------------------------------------------------------------------------
 def lab_source_sha256() -> str:
-    """sha256 of the lab source, as scripts/lab_source.py computes it (its file bytes otherwise)."""
-    try:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import lab_source  # the lead's module; the one definition of the hash
+    """sha256 of the lab source; scripts/lab_source.py holds its one definition."""
+    import lab_source  # scripts/ is on sys.path wherever this module is imported from
 
-        return lab_source.source_sha256()
-    except ImportError:
-        pass
-    finally:
-        if sys.path and sys.path[0] == str(Path(__file__).resolve().parent):
-            sys.path.pop(0)
-    return sha256_file(LAB_SOURCE)
+    return lab_source.source_sha256()
 
 
 def sha256_file(path: Path | str) -> str:

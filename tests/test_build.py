@@ -256,8 +256,9 @@ def test_staleness_with_real_lab_source_copy(built, tmp_path, monkeypatch):
         pytest.skip("the lab source is not there yet")
     copy_ = tmp_path / "lab03_sequence_models.py"
     copy_.write_bytes(results.LAB_SOURCE.read_bytes() + b"\n# an edit\n")
+    import lab_source
     monkeypatch.setattr(results, "LAB_SOURCE", copy_)
-    monkeypatch.setitem(sys.modules, "lab_source", None)     # hash the file itself
+    monkeypatch.setattr(lab_source, "LAB_SOURCE", copy_)
     s = results.staleness(out / "data" / "baselines.json", "full", out / "figures")
     assert s.state == "stale" and s.current_sha256 == hashlib.sha256(copy_.read_bytes()).hexdigest()
 
