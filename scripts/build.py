@@ -45,6 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import claims as claims_mod  # noqa: E402
+import lab_source  # noqa: E402
 import plot_results  # noqa: E402
 import results  # noqa: E402
 from results import ROOT, ResultsError  # noqa: E402
@@ -116,21 +117,12 @@ def solution_notebook():
     """(notebook, lab source sha256 it was generated from)."""
     for _ in range(3):
         before = results.lab_source_sha256()
-        try:
-            import lab_source  # the lead's module: solutions in place
-
-            nb = lab_source.solution_notebook()
-        except ImportError:
-            import jupytext  # fallback: the source as-is (solution regions are plain code there)
-
-            nb = jupytext.read(results.LAB_SOURCE)
+        nb = lab_source.solution_notebook()     # solutions in place, folded cells kept
         if results.lab_source_sha256() == before:
             break
         log("lab source changed while the notebook was generated; generating again")
     else:
         raise BuildError("the lab source keeps changing; try again when it is saved")
-    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3",
-                                          "language": "python"})
     return nb, before
 
 
