@@ -1,0 +1,71 @@
+// measured-gradient.js: the interactive versions of the measured gradient-by-distance plots in
+// the after-the-lab boxes of sections 4 (RNN) and 5 (RNN against LSTM).
+//
+// data/baselines.json, `gradient_by_distance`: for each distance T − s, the norm of ∂L_T/∂h_s
+// (RNN) and of ∂L_T/∂(h_s, c_s) (LSTM), averaged over the validation chunks, and the spectral
+// norm ‖W‖ of the trained RNN's recurrent matrix.  Equation 8 bounds ‖∂h_T/∂h_s‖ by ‖W‖^(T−s),
+// so ‖∂L_T/∂h_s‖ ≤ ‖∂L_T/∂h_T‖ · ‖W‖^(T−s): the bound is drawn from the measured value at
+// distance 0.  No DOM, no dependencies (tests/js/measured-gradient.test.mjs).
+
+export const RNN = "RNN, measured";
+export const LSTM = "LSTM, measured";
+export const BOUND = "Equation 8 bound, ‖∂L/∂h_T‖ · ‖W‖^(T−s)";
+
+/** Check the recorded arrays: equal lengths, distances 0, 1, 2, …, and ‖W‖ > 0. */
+export function checkGradientData(g) {
+  const fail = (why) => { throw new Error(`data/baselines.json: gradient_by_distance ${why}`); };
+  if (!g || !Array.isArray(g.distance)) fail("is missing");
+  for (const key of ["rnn_grad_norm", "lstm_grad_norm"])
+    if (!Array.isArray(g[key]) || g[key].length !== g.distance.length) fail(`.${key} must have one value per distance`);
+  if (!g.distance.every((d, i) => d === i)) fail(".distance must be 0, 1, 2, …");
+  if (!(g.rnn_spectral_norm_W > 0)) fail(".rnn_spectral_norm_W must be positive");
+  return g;
+}
+
+/** ‖∂L/∂h_T‖ · ‖W‖^d, computed in logs so that it never overflows to Infinity needlessly. */
+export function boundAt(g0, normW, d) {
+  return Math.exp(Math.log(g0) + d * Math.log(normW));
+}
+
+/**
+ * Rows for Plot: {distance, series, value}.  Measured values that are not positive and finite
+ * (zero from float32 underflow, or null) are left out: a log axis cannot draw them.  The bound
+ * is included where it is finite.  `series` picks which measured curves to include.
+ */
+export function gradientRows(g, {lstm = false} = {}) {
+  const rows = [];
+  const add = (series, values) => values.forEach((value, d) => {
+    if (Number.isFinite(value) && value > 0) rows.push({distance: g.distance[d], series, value});
+  });
+  add(RNN, g.rnn_grad_norm);
+  if (lstm) add(LSTM, g.lstm_grad_norm);
+  const g0 = g.rnn_grad_norm[0];
+  if (!lstm && g0 > 0) add(BOUND, g.distance.map((d) => boundAt(g0, g.rnn_spectral_norm_W, d)));
+  return rows;
+}
+
+/** A log-axis domain that covers the measured values with a little room (whole decades). */
+export function logDomain(rows, series = [RNN, LSTM]) {
+  const vals = rows.filter((r) => series.includes(r.series)).map((r) => r.value);
+  return [10 ** Math.floor(Math.log10(Math.min(...vals))), 10 ** Math.ceil(Math.log10(Math.max(...vals)))];
+}
+
+/** First distance whose measured value is not drawable (0 or missing), or null. */
+export function firstUndrawable(values) {
+  const i = values.findIndex((v) => !(Number.isFinite(v) && v > 0));
+  return i < 0 ? null : i;
+}
+
+const sci = (v) => (Number.isFinite(v) && v > 0 ? v.toExponential(2) : v === 0 ? "0 (underflow)" : "not recorded");
+
+/** The readout at one distance d. */
+export function gradientReadout(g, d, {lstm = false} = {}) {
+  const rnn = g.rnn_grad_norm[d];
+  if (lstm) {
+    const l = g.lstm_grad_norm[d];
+    const ratio = rnn > 0 && l > 0 ? ` The LSTM's is ${(l / rnn).toPrecision(3)} times the RNN's.` : "";
+    return `Distance ${d}: RNN ${sci(rnn)}, LSTM ${sci(l)}.${ratio}`;
+  }
+  const bound = boundAt(g.rnn_grad_norm[0], g.rnn_spectral_norm_W, d);
+  return `Distance ${d}: measured ${sci(rnn)}; the bound with ‖W‖ = ${g.rnn_spectral_norm_W.toFixed(2)} allows ${sci(bound)}.`;
+}

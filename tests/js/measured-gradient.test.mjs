@@ -1,0 +1,68 @@
+// Unit tests of the measured gradient-by-distance module: rows from the fixture, the Equation 8
+// bound anchored at distance 0 against hand arithmetic, values a log axis cannot draw, readouts.
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {readFileSync} from "node:fs";
+import {join} from "node:path";
+import {ROOT} from "./qmd-files.mjs";
+import {
+  RNN, LSTM, BOUND, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
+} from "../../modules/03-sequence-models/measured-gradient.js";
+
+const rel = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b));
+const g = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).gradient_by_distance;
+
+test("the bound is ‖∂L/∂h_T‖ · ‖W‖^d: 0.5 · 5.2^3 at d = 3, and it does not overflow early", () => {
+  assert.ok(rel(boundAt(0.5, 5.2, 3), 0.5 * 5.2 * 5.2 * 5.2));
+  assert.ok(rel(boundAt(2, 0.9, 100), 2 * 0.9 ** 100));
+  assert.equal(boundAt(1.5, 7, 0), 1.5);
+  assert.ok(Number.isFinite(boundAt(1e-3, 5.96, 199)));
+});
+
+test("RNN rows: the measured curve without the zeros, and the bound from the first measured value", () => {
+  checkGradientData(g);
+  const rows = gradientRows(g);
+  const rnn = rows.filter((r) => r.series === RNN);
+  const zeros = g.rnn_grad_norm.filter((v) => v === 0).length;
+  assert.ok(zeros > 0, "the fixture has float32 underflow zeros, like the committed data");
+  assert.equal(rnn.length, g.distance.length - zeros);
+  assert.equal(firstUndrawable(g.rnn_grad_norm), g.rnn_grad_norm.indexOf(0));
+  assert.equal(firstUndrawable([3, 2, null, 1]), 2);
+  assert.equal(firstUndrawable([3, 2, 1]), null);
+  assert.ok(rnn.every((r) => r.value > 0));
+  const bound = rows.filter((r) => r.series === BOUND);
+  assert.equal(bound.length, g.distance.length);
+  assert.ok(rel(bound[10].value, g.rnn_grad_norm[0] * g.rnn_spectral_norm_W ** 10, 1e-12));
+  // Equation 8: the measured curve never exceeds the bound
+  for (const r of rnn) assert.ok(r.value <= bound[r.distance].value * (1 + 1e-12), `d = ${r.distance}`);
+  assert.equal(rows.filter((r) => r.series === LSTM).length, 0);
+});
+
+test("RNN against LSTM rows: both measured curves, no bound; the domain covers them in whole decades", () => {
+  const rows = gradientRows(g, {lstm: true});
+  assert.equal(rows.filter((r) => r.series === LSTM).length, g.distance.length);
+  assert.equal(rows.filter((r) => r.series === BOUND).length, 0);
+  const [lo, hi] = logDomain(rows);
+  const vals = rows.map((r) => r.value);
+  assert.ok(lo <= Math.min(...vals) && hi >= Math.max(...vals));
+  assert.ok(Number.isInteger(Math.log10(lo)) && Number.isInteger(Math.log10(hi)));
+  assert.deepEqual(logDomain([{series: RNN, value: 0.03}, {series: LSTM, value: 2}]), [0.01, 10]);
+});
+
+test("readouts at a distance, with underflow said in words", () => {
+  assert.equal(gradientReadout(g, 0), `Distance 0: measured ${g.rnn_grad_norm[0].toExponential(2)}; the bound with ‖W‖ = 5.20 allows ${g.rnn_grad_norm[0].toExponential(2)}.`);
+  const d = g.rnn_grad_norm.indexOf(0);
+  assert.match(gradientReadout(g, d), /measured 0 \(underflow\)/);
+  const ratio = g.lstm_grad_norm[50] / g.rnn_grad_norm[50];
+  assert.equal(gradientReadout(g, 50, {lstm: true}),
+    `Distance 50: RNN ${g.rnn_grad_norm[50].toExponential(2)}, LSTM ${g.lstm_grad_norm[50].toExponential(2)}. The LSTM's is ${ratio.toPrecision(3)} times the RNN's.`);
+  assert.ok(rel(ratio, g.lstm_rnn_ratio_at_50, 1e-9), "the fixture's recorded ratio at 50");
+  assert.doesNotMatch(gradientReadout(g, d, {lstm: true}), /times/);
+});
+
+test("malformed data gives a clear error", () => {
+  assert.throws(() => checkGradientData(undefined), /gradient_by_distance is missing/);
+  assert.throws(() => checkGradientData({...g, lstm_grad_norm: [1]}), /lstm_grad_norm must have one value per distance/);
+  assert.throws(() => checkGradientData({...g, distance: g.distance.map((d) => d + 1)}), /0, 1, 2/);
+  assert.throws(() => checkGradientData({...g, rnn_spectral_norm_W: 0}), /must be positive/);
+});
