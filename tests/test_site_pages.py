@@ -397,7 +397,7 @@ def test_includes_and_listings(gen):
     out, _ = gen
     text = MODULE_PAGE.read_text(encoding="utf-8")
     assert "{{< include _gradient-demo.qmd >}}" in text
-    assert text.index("**Predict first.**") < text.index("_gradient-demo.qmd") < text.index("With $x = 0$")
+    assert text.index("{{< include _predict-gradient.qmd >}}") < text.index("_gradient-demo.qmd") < text.index("With $x = 0$")
     for page in PAGES:
         for name in INCLUDE.findall(page.read_text(encoding="utf-8")):
             assert include_target(name, page, out).exists(), f"{page.name}: include {name}"
