@@ -16,6 +16,8 @@ import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mj
 
 const {parseModule} = parser;
 const PARTIAL = join(ROOT, "modules/03-sequence-models/_gradient-demo.qmd");
+// the page includes the shared OJS set-up (Plot, Inputs, d3, htl from vendor/) once, before the demos
+const SETUP = join(ROOT, "modules/03-sequence-models/_demo-setup.qmd");
 const VENDOR = join(ROOT, "vendor", "observable-libs.js");
 
 /** Compile the partial's OJS cells into a module script for the harness page. */
@@ -41,22 +43,24 @@ const cells = [\n${cells.join(",\n")}\n];
 const root = document.querySelector(".gradient-demo");
 const env = {width: root.clientWidth};
 const slots = cells.map(() => root.appendChild(document.createElement("div")));
-function run() {
-  cells.forEach((c, i) => {
-    if (c.viewof && slots[i].firstChild) { env[c.name] = slots[i].firstChild.value; return; }
-    const value = c.fn(...c.refs.map((r) => env[r]));
+// cells in page order; a promise (a dynamic import()) is awaited, as the OJS runtime does
+async function run() {
+  for (const [i, c] of cells.entries()) {
+    if (c.viewof && slots[i].firstChild) { env[c.name] = slots[i].firstChild.value; continue; }
+    const value = await c.fn(...c.refs.map((r) => env[r]));
     if (c.viewof) {
       slots[i].replaceChildren(value);
       value.addEventListener("input", run);
       env[c.name] = value.value;
     } else {
       if (c.name) env[c.name] = value;
-      slots[i].replaceChildren(value instanceof Node ? value : document.createTextNode(String(value)));
+      // only elements are shown (a module namespace has no string form)
+      slots[i].replaceChildren(...(value instanceof Node ? [value] : []));
     }
-  });
+  }
   window.__renders = (window.__renders || 0) + 1;
 }
-run();
+await run();
 window.__demoReady = true;
 `;
 }
@@ -78,7 +82,7 @@ const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chrom
   : !existsSync(VENDOR) ? "vendor/ is missing (python3 scripts/vendor_js.py)" : false;
 
 test("offline: vendored Plot/Inputs/d3/MathJax load and the demo draws and reacts", {skip, timeout: 120_000}, async () => {
-  const page_ = harnessPage(compileOjs(readFileSync(PARTIAL, "utf8")));
+  const page_ = harnessPage(compileOjs(readFileSync(SETUP, "utf8") + readFileSync(PARTIAL, "utf8")));
   const site = await serve(ROOT, {"/modules/03-sequence-models/offline-harness.html": page_});
   const {browser, page, problems} = await openOffline(site.origin);
   try {

@@ -1,6 +1,10 @@
 // Every OJS cell of every .qmd parses (with @observablehq/parser, as Quarto's runtime does), and no
 // page relies on a runtime built-in that the OJS runtime would load from a CDN: Plot, Inputs, d3
-// and htl must come from the site's own copy (vendor/observable-libs.js), imported on the page.
+// and htl must come from the site's own copy (vendor/observable-libs.js, loaded by _demo-setup.qmd).
+// No cell is a static OJS `import`: Quarto's runtime echoes each one through the `md` built-in,
+// which loads marked from a CDN ("OJS Runtime Error: unable to load module" offline).  Modules are
+// loaded with import(new URL("<relative path>", document.baseURI).href), resolved here like the
+// browser does, against the page's folder.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync} from "node:fs";
@@ -38,37 +42,35 @@ for (const file of files.filter((f) => !isPartial(f))) {
   const blocks = ojsBlocks(expandIncludes(file));
   if (blocks.length === 0) continue;
   test(`OJS cells load nothing from a CDN: ${rel(file)} (includes expanded)`, () => {
-    const defined = new Set(), imported = new Map(), used = new Map();
+    const defined = new Map(), used = new Map(), loaded = [];
     for (const {source, line} of blocks) {
       for (const cell of parseModule(source).cells) {
-        if (cell.body?.type === "ImportDeclaration") {
-          const from = cell.body.source.value;
-          assert.ok(from.startsWith(".") || from.startsWith("/"),
-            `line ${line}: import from "${from}" is not a local file (the runtime would fetch it)`);
-          for (const s of cell.body.specifiers) imported.set(s.local.name, from);
-          if (from.startsWith(".")) {
-            // a relative import resolves against the page's folder: the file must exist
-            const target = join(dirname(file), from);
-            assert.ok(existsSync(target) || from.includes("vendor/"), `line ${line}: ${from} does not exist`);
-          }
-        } else if (cell.id?.name) defined.add(cell.id.name);
-        else if (cell.id?.id?.name) defined.add(cell.id.id.name); // viewof x / mutable x
+        assert.notEqual(cell.body?.type, "ImportDeclaration",
+          `line ${line}: a static OJS import cell (Quarto echoes it through md, which loads marked from a CDN); ` +
+          `use name = import(new URL("./x.js", document.baseURI).href), as _demo-setup.qmd does`);
+        const name = cell.id?.name ?? cell.id?.id?.name; // x = …, viewof x = …
+        if (name) {
+          assert.ok(!defined.has(name), `line ${line}: ${name} is defined more than once on the page ` +
+            `(first at line ${defined.get(name)}; is _demo-setup.qmd included twice?)`);
+          defined.set(name, line);
+        }
         for (const ref of cell.references ?? []) if (!used.has(ref.name)) used.set(ref.name, line);
+        const text = source.slice(cell.start, cell.end);
+        for (const m of text.matchAll(/\bimport\s*\(((?:[^()]|\([^()]*\))*)\)/g)) loaded.push({arg: m[1], line});
       }
     }
     for (const [name, line] of used) {
-      if (!CDN_BUILTINS.has(name) || defined.has(name)) continue;
-      const from = imported.get(name);
-      assert.ok(from, `line ${line}: ${name} is the OJS runtime's built-in, which loads from a CDN; ` +
-        `import it from the site's copy (see _gradient-demo.qmd)`);
-      assert.match(from, /vendor\/observable-libs\.js$/, `${name} must come from vendor/observable-libs.js`);
+      assert.ok(!CDN_BUILTINS.has(name) || defined.has(name), `line ${line}: ${name} is the OJS runtime's ` +
+        "built-in, which loads from a CDN; define it from the site's copy (include _demo-setup.qmd once)");
     }
-    for (const [name, from] of imported) {
-      if (!/vendor\/observable-libs\.js$/.test(from)) continue;
-      // the vendored module is written by scripts/vendor_js.py into <root>/vendor/: the relative
-      // path from the page must point there
-      const target = from.startsWith("/") ? join(ROOT, from) : join(dirname(file), from);
-      assert.equal(target, join(ROOT, "vendor", "observable-libs.js"), `${name}: ${from} does not point at <root>/vendor/`);
+    for (const {arg, line} of loaded) {
+      const m = /^new URL\(\s*"([^"]+)"\s*,\s*document\.baseURI\s*\)\.href$/.exec(arg.trim());
+      assert.ok(m, `line ${line}: import(${arg}) must be import(new URL("<path>", document.baseURI).href) ` +
+        "(a bare relative import() resolves against the OJS runtime's folder, site_libs/quarto-ojs/)");
+      const target = join(dirname(file), m[1]);
+      // vendor/ is written by scripts/vendor_js.py (gitignored); everything else must exist now
+      if (m[1].includes("vendor/")) assert.equal(target, join(ROOT, "vendor", "observable-libs.js"), `line ${line}: ${m[1]}`);
+      else assert.ok(existsSync(target), `line ${line}: ${m[1]} does not exist next to ${rel(file)}`);
     }
   });
 }
