@@ -35,6 +35,24 @@ export function circle(kappa, segments = 96) {
   });
 }
 
+/** The arrow plot's frame: its size in pixels, its margins, and the extent ±E of both axes. */
+export const ARROW_FRAME = {width: 340, height: 340, margin: 36, extent: 5, step: 0.1};
+
+/**
+ * The vector under the pointer at (px, py), in pixels from the plot's top-left corner: inverts
+ * the plot's linear x and y scales, clamps to ±E and rounds to the sliders' step.
+ */
+export function pointerToVector(px, py, frame = ARROW_FRAME) {
+  const {width, height, margin, extent: e, step} = frame;
+  const toData = (pixel, size, flip) => {
+    const t = (pixel - margin) / (size - 2 * margin);
+    const v = flip ? e - 2 * e * t : -e + 2 * e * t;
+    const snapped = Math.round(Math.max(-e, Math.min(e, v)) / step) * step;
+    return Number(snapped.toFixed(10)) + 0; // + 0 turns −0 into 0
+  };
+  return [toData(px, width, false), toData(py, height, true)];
+}
+
 /** The readout under the arrows, e.g. "‖g‖ = 5.00 > κ = 1.0: factor min(1, κ/‖g‖) = 0.200; …". */
 export function clipReadout(g, kappa) {
   const {norm: n, factor, clipped} = clipByNorm(g, kappa);

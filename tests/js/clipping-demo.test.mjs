@@ -6,7 +6,7 @@ import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {
-  norm, clipByNorm, directionDegrees, circle, clipReadout, measuredRows, stepReadout, RUNS,
+  norm, clipByNorm, directionDegrees, circle, clipReadout, measuredRows, stepReadout, RUNS, ARROW_FRAME, pointerToVector,
 } from "../../modules/03-sequence-models/clipping-demo.js";
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
@@ -86,4 +86,18 @@ test("step readout: values of both runs at one step, 1-based; missing values say
   const broken = structuredClone(fixture);
   broken.unclipped.loss[149] = null;
   assert.match(stepReadout(broken, 150), /without clipping: loss not finite, gradient norm /);
+});
+
+test("the pointer sets g: the plot's centre is 0, its corners are ±E, values snap to the slider step", () => {
+  const {width: w, height: h, margin: m, extent: e} = ARROW_FRAME;
+  assert.deepEqual(pointerToVector(w / 2, h / 2), [0, 0]);
+  assert.deepEqual(pointerToVector(m, m), [-e, e]);                 // top left
+  assert.deepEqual(pointerToVector(w - m, h - m), [e, -e]);         // bottom right
+  assert.deepEqual(pointerToVector(-50, h + 50), [-e, -e]);         // outside: clamped
+  // a quarter of the way across is −E/2; 3/4 of the way up is +E/2
+  const inner = w - 2 * m;
+  assert.deepEqual(pointerToVector(m + inner / 4, m + (h - 2 * m) / 4), [-e / 2, e / 2]);
+  const [x] = pointerToVector(m + inner * 0.5371, h / 2);
+  assert.equal(x, Number((Math.round((-e + 2 * e * 0.5371) * 10) / 10).toFixed(1)));
+  assert.ok(Object.is(pointerToVector(w / 2, h / 2)[0], 0), "no −0 in the slider");
 });
