@@ -1,0 +1,437 @@
+"""The reading path of the briefing: glossary terms, citations, Further Reading.
+
+A student reads the briefing after the lab and follows its links.  These tests check, from the
+sources (pandoc parses the .qmd and the .bib, as Quarto does), that
+
+- every glossary entry has a one-sentence definition and a "See" link to a briefing section that
+  uses the term, and the briefing's first use of the term links to the entry (links both ways);
+- every term the briefing leans on (issue 12's list) has an entry;
+- every citation on the page has an entry in references.bib with a DOI, an arXiv id or a URL, every
+  entry is cited, and no author-year is typed by hand;
+- every "Further Reading" pointer leads to the section, which cites every entry.
+
+With `quarto` on PATH, one render (into a temporary directory) checks the same links in the HTML.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+GLOSSARY = ROOT / "glossary.qmd"
+MODULE_PAGE = ROOT / "modules" / "03-sequence-models" / "index.qmd"
+BIB = ROOT / "references.bib"
+PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", GLOSSARY]
+BRIEFING_LINK = re.compile(r"\]\(modules/03-sequence-models/index\.qmd#([\w-]+)\)")
+GLOSSARY_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\((?:\.\./\.\./|/)?glossary\.qmd#([\w-]+)\)")
+CROSSREF_PREFIXES = ("eq-", "fig-", "tbl-", "sec-")
+
+# Terms the briefing defines or leans on (issue 12), each with the entry that must define it.
+REQUIRED_TERMS = {
+    "Jacobian": "jacobian", "one-step Jacobian": "jacobian", "saturated unit": "saturated-unit",
+    "pre-activation": "pre-activation", "candidate cell state": "candidate-cell-state",
+    "input gate": "input-gate", "output gate": "output-gate", "update gate": "update-gate",
+    "reset gate": "reset-gate", "constant error carousel": "constant-error-carousel",
+    "direct path": "direct-path", "weight sharing": "weight-sharing", "unrolling": "unrolling",
+    "language model": "language-model", "logits": "logits", "softmax": "softmax",
+    "cross-entropy": "cross-entropy", "nats": "nat", "bits per character": "bits-per-character",
+    "n-gram": "n-gram", "add-k smoothing": "add-k-smoothing", "embedding": "embedding",
+    "maximum likelihood": "maximum-likelihood",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------------
+def pandoc_json(text: str, fmt: str = "markdown") -> dict:
+    import pypandoc
+
+    return json.loads(pypandoc.convert_text(text, "json", format=fmt))
+
+
+def front_matter(path: Path) -> dict:
+    m = re.match(r"---\n(.*?)\n---\n", path.read_text(encoding="utf-8"), flags=re.S)
+    return yaml.safe_load(m.group(1)) if m else {}
+
+
+def glossary_entries() -> dict[str, dict]:
+    """id -> {title, forms, body (markdown source of the entry)} from the glossary's level-2 headings."""
+    text = GLOSSARY.read_text(encoding="utf-8")
+    entries = {}
+    for m in re.finditer(r"(?ms)^## (.+?) \{#([\w-]+)([^}]*)\}\n(.*?)(?=^## |\Z)", text):
+        title, anchor, attrs, body = m.groups()
+        forms = re.search(r'forms="([^"]*)"', attrs)
+        entries[anchor] = {"title": title, "body": body.strip(),
+                           "forms": [f.strip() for f in forms.group(1).split(";")] if forms
+                           else default_forms(title)}
+    return entries
+
+
+def default_forms(title: str) -> list[str]:
+    """'Long short-term memory (LSTM)' -> ['Long short-term memory', 'LSTM']."""
+    m = re.match(r"(.*?)\s*\((.*)\)\s*(.*)", title)
+    if not m:
+        return [title]
+    return [f"{m.group(1)} {m.group(3)}".strip(), m.group(2)]
+
+
+def form_pattern(form: str) -> re.Pattern:
+    """A use of the term: words joined by spaces or hyphens, optional plural; abbreviations match case."""
+    words = r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", form))
+    flags = 0 if form.isupper() else re.I
+    return re.compile(r"(?<![\w-])" + words + r"(?:s|es)?(?!\w)", flags)
+
+
+def prose(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """The briefing's running text as a reader meets it, same length as the source (blanked, not cut),
+    and the spans of its glossary links: (start, end, entry id).  Blanked: front matter, code, math,
+    shortcodes, headings, cross-references, HTML comments, link targets and the text of links to
+    anywhere but the glossary (navigation is not a use of a term)."""
+    def blank(m: re.Match) -> str:
+        return re.sub(r"[^\n]", " ", m.group(0))
+
+    for pat in [r"(?s)\A---\n.*?\n---\n", r"(?ms)^```.*?^```", r"(?s)<!--.*?-->", r"(?s)\$\$.*?\$\$", r"\$[^$\n]+\$",
+                r"`[^`\n]+`", r"\{\{<.*?>\}\}", r"(?m)^#{1,6} .*$", r"@(?:eq|fig|tbl|sec)-[\w-]+",
+                r"\{[#.][^}\n]*\}", r'fig-alt="[^"]*"']:
+        text = re.sub(pat, blank, text)
+    links = [(m.start(), m.end(), m.group(2)) for m in GLOSSARY_LINK.finditer(text)]
+    for m in GLOSSARY_LINK.finditer(text):  # keep the link text, blank the target
+        target_start = m.start() + 2 + len(m.group(1))
+        text = text[:target_start] + " " * (m.end() - target_start) + text[m.end():]
+    glossary_spans = [(s, e) for s, e, _ in links]
+
+    def blank_other_link(m: re.Match) -> str:
+        if any(s <= m.start() < e for s, e in glossary_spans):
+            return m.group(0)
+        if m.group(1):  # a figure: its caption is prose, its target is not
+            return "  " + m.group(2) + re.sub(r"[^\n]", " ", m.group(0)[2 + len(m.group(2)):])
+        return blank(m)
+
+    text = re.sub(r"(!?)\[((?:[^\[\]]|\[[^\]]*\](?:\([^)\s]*\))?)*)\]\([^)\s]*\)", blank_other_link, text)
+    return text, links
+
+
+def uses(text: str, anchor: str, entries: dict) -> list[int]:
+    """Positions where the page uses the entry's term, not counting a longer term that contains it
+    ('output gate' is a use of the output gate, not of 'gate')."""
+    longer = [form_pattern(f) for a, e in entries.items() if a != anchor for f in e["forms"]
+              if any(form_pattern(mine).search(f) and len(f) > len(mine) for mine in entries[anchor]["forms"])]
+    covered = [(m.start(), m.end()) for p in longer for m in p.finditer(text)]
+    hits = sorted(m.start() for f in entries[anchor]["forms"] for m in form_pattern(f).finditer(text))
+    return [h for h in hits if not any(s <= h < e for s, e in covered)]
+
+
+def section_text(page_text: str, anchor: str) -> str | None:
+    """Source of the section whose heading carries {#anchor}, up to the next heading of its level or above."""
+    page_text = re.sub(r"(?m)^(:::+ *\{\.callout[^\n]*\n)#{1,6} ", r"\1", page_text)  # a callout's title
+    m = re.search(r"(?m)^(#{1,6}) .*\{#" + re.escape(anchor) + r"[\s}]", page_text)
+    if not m:
+        return None
+    level = len(m.group(1))
+    end = re.compile(r"(?m)^#{1,%d} " % level).search(page_text, m.end())
+    return page_text[m.start(): end.start() if end else len(page_text)]
+
+
+def ast_nodes(text: str):
+    """Every element (dict node) of the pandoc AST of a markdown text."""
+    stack = [pandoc_json(text)["blocks"]]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def heading_ids(page_text: str) -> set[str]:
+    return {n["c"][1][0] for n in ast_nodes(page_text) if n.get("t") == "Header"}
+
+
+def citations(page_text: str) -> list[str]:
+    """Citation keys of the page, as pandoc reads them (cross-references are not citations)."""
+    keys = [c["citationId"] for n in ast_nodes(page_text) if n.get("t") == "Cite" for c in n["c"][0]]
+    return [k for k in keys if not k.startswith(CROSSREF_PREFIXES)]
+
+
+def bib_entries() -> dict[str, dict]:
+    import pypandoc
+
+    return {e["id"]: e for e in json.loads(pypandoc.convert_file(str(BIB), "csljson", format="bibtex"))}
+
+
+@pytest.fixture(scope="module")
+def entries():
+    return glossary_entries()
+
+
+INCLUDE = re.compile(r"^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}[ \t]*$", flags=re.M)
+NAVIGATION = {"_agenda.qmd", "_exercise-table.qmd"}  # lists of section and exercise names, not prose
+
+
+def with_partials(path: Path, depth: int = 0) -> str:
+    """The page with its hand-written partials expanded, as Quarto does.  Generated partials (from the
+    data) and the navigation tables are left out: they are not where the briefing introduces terms."""
+    assert depth < 5, f"include loop at {path}"
+
+    def inc(m: re.Match) -> str:
+        name = m.group(1)
+        target = (ROOT / name.lstrip("/")) if name.startswith("/") else path.parent / name
+        if "_generated" in Path(name).parts or target.name in NAVIGATION:
+            return ""
+        assert target.exists(), f"{path.relative_to(ROOT)} includes {name}, which does not exist"
+        return with_partials(target, depth + 1)
+
+    return INCLUDE.sub(inc, path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def page():
+    return with_partials(MODULE_PAGE)
+
+
+# --------------------------------------------------------------------------------------------
+# Glossary
+# --------------------------------------------------------------------------------------------
+def test_parsers_see_what_a_reader_sees():
+    text, links = prose("---\ntitle: x\n---\n## An RNN heading {#h}\n$h_t$ is the [RNN](#s2) "
+                        "[hidden state](../../glossary.qmd#hidden-state) of an `RNN` (@eq-rnn-step).\n"
+                        "![A cell, [unrolled](../../glossary.qmd#unrolling).](fig.svg){#fig-x}\n")
+    assert "RNN" not in text and "hidden state" in text and "glossary" not in text and "fig" not in text
+    assert "A cell, [unrolled]" in text
+    assert [text[s:e].strip() for s, e, _ in links] == ["[hidden state]", "[unrolled]"]
+    assert form_pattern("n-gram").search("the n-grams") and not form_pattern("n-gram").search("a 5-gram")
+    assert form_pattern("maximum likelihood").search("maximum-likelihood training")
+    assert not form_pattern("language model").search("language modeling")
+    assert not form_pattern("RNN").search("a rnn") and form_pattern("RNN").search("RNNs")
+    fake = {"gate": {"forms": ["gate"]}, "output-gate": {"forms": ["output gate"]}}
+    assert uses("the output gate and a gate", "gate", fake) == [len("the output gate and a ")]
+    assert default_forms("Long short-term memory (LSTM)") == ["Long short-term memory", "LSTM"]
+    assert default_forms("Nucleus (top-p) sampling") == ["Nucleus sampling", "top-p"]
+
+
+def test_every_required_term_has_an_entry_that_names_it(entries):
+    for term, anchor in REQUIRED_TERMS.items():
+        assert anchor in entries, f"the glossary has no entry #{anchor} for {term!r}"
+        e = entries[anchor]
+        named = e["title"] + " " + " ".join(e["forms"]) + " " + e["body"]
+        assert form_pattern(term.split()[-1]).search(named), f"#{anchor} does not mention {term!r}"
+
+
+def test_each_entry_is_one_sentence_and_a_see_link(entries):
+    for anchor, e in entries.items():
+        definition, _, see = e["body"].partition("See [")
+        assert see, f"#{anchor} has no 'See [section ...](...)' link to the briefing"
+        assert BRIEFING_LINK.search("](" + see.split("](", 1)[1]), f"#{anchor}: its See link is not to the briefing"
+        if anchor in REQUIRED_TERMS.values():  # the entries written for issue 12: one sentence each
+            flat = re.sub(r"\$[^$]*\$", "MATH", definition)
+            flat = re.sub(r"\b(?:e\.g|i\.e|et al)\.", "", flat)
+            sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", flat.strip()) if s]
+            assert len(sentences) == 1, f"#{anchor} is {len(sentences)} sentences: {definition!r}"
+
+
+def test_see_links_land_on_a_section_that_uses_the_term(entries, page):
+    ids = heading_ids(page)
+    for anchor, e in entries.items():
+        targets = BRIEFING_LINK.findall(e["body"])
+        for t in targets:
+            assert t in ids, f"glossary #{anchor} links to #{t}, which is not a heading of the briefing"
+        if anchor == "gate" or not targets:
+            continue
+        sections = [section_text(page, t) or "" for t in targets if t != "further-reading"]
+        assert any(form_pattern(f).search(s) for f in e["forms"] for s in sections), \
+            f"glossary #{anchor} points at {targets}, where the briefing never uses {e['forms']}"
+
+
+def test_first_use_of_every_term_links_to_its_entry(entries, page):
+    text, links = prose(page)
+    unused, unlinked = [], []
+    for anchor in entries:
+        hits = uses(text, anchor, entries)
+        if not hits:
+            unused.append(anchor)
+            continue
+        first = hits[0]
+        if [a for s, e, a in links if s <= first < e] != [anchor]:
+            unlinked.append(f"#{anchor}: {page[max(0, first - 50):first + 30]!r}")
+    assert not unlinked, "first uses in the briefing that do not link to their glossary entry:\n" + "\n".join(unlinked)
+    assert not unused, f"glossary entries the briefing never uses: {unused}"
+
+
+def test_glossary_links_resolve_both_ways(entries):
+    for p in PAGES:
+        for _, anchor in GLOSSARY_LINK.findall(with_partials(p)):
+            assert anchor in entries, f"{p.relative_to(ROOT)} links to glossary #{anchor}, which does not exist"
+    linked = {a for _, a in GLOSSARY_LINK.findall(with_partials(MODULE_PAGE))}
+    assert set(entries) <= linked, f"entries the briefing never links to: {sorted(set(entries) - linked)}"
+
+
+# --------------------------------------------------------------------------------------------
+# Citations and Further Reading
+# --------------------------------------------------------------------------------------------
+def test_page_reads_the_bibliography():
+    bib = front_matter(MODULE_PAGE).get("bibliography") or yaml.safe_load(
+        (ROOT / "_quarto.yml").read_text(encoding="utf-8")).get("bibliography")
+    assert bib, "the briefing cites works but names no bibliography"
+    base = MODULE_PAGE.parent if front_matter(MODULE_PAGE).get("bibliography") else ROOT
+    assert (base / bib).resolve() == BIB.resolve()
+
+
+def test_every_citation_resolves_and_every_entry_is_cited(page):
+    bib = bib_entries()
+    cited = citations(page)
+    assert cited, "the briefing cites nothing"
+    assert set(cited) <= set(bib), f"cited but not in references.bib: {sorted(set(cited) - set(bib))}"
+    assert set(bib) <= set(cited), f"in references.bib but never cited: {sorted(set(bib) - set(cited))}"
+    for key, e in bib.items():
+        assert e.get("DOI") or re.match(r"https://arxiv\.org/abs/\d{4}\.\d{4,5}$", e.get("URL", "")) \
+            or e.get("URL"), f"{key}: no DOI, arXiv id or URL"
+        assert e.get("author") and e.get("issued") and e.get("title"), f"{key}: incomplete reference"
+
+
+def test_no_author_year_typed_by_hand():
+    """A work the prose names is cited through the .bib, so its full reference is one click away."""
+    for p in [MODULE_PAGE, GLOSSARY]:
+        text, _ = prose(with_partials(p))
+        text = re.sub(r"\[[^\]]*\]", " ", text) if p == GLOSSARY else text  # glossary: linked names
+        m = re.search(r"\b[A-Z][a-zü]+(?: et al\.|,? (?:and )?[A-Z][a-zü]+)*(?: \(|, )(?:19|20)\d\d\b", text)
+        assert not m, f"{p.name}: typed author-year {m.group(0)!r}; cite it with [@key]"
+
+
+def test_further_reading_section_cites_every_entry_once(page):
+    section = section_text(page, "further-reading")
+    assert section, "the briefing has no section {#further-reading}"
+    assert re.search(r"(?m)^::: *\{#refs\}", section), "the references list (::: {#refs}) is not in Further Reading"
+    items = re.findall(r"(?m)^- (.*)$", section)
+    keys = [k for item in items for k in citations(item)]
+    assert sorted(keys) == sorted(bib_entries()), "Further Reading: one line per work in references.bib"
+    for item in items:
+        assert len(re.sub(r"@\w+", "", item)) > 40, f"say what to read it for: {item!r}"
+
+
+def test_no_further_reading_pointer_without_its_section(page):
+    ids = heading_ids(page)
+    for p in PAGES:
+        text = with_partials(p)
+        body = re.sub(r"(?m)^#{1,6} .*$", "", text)
+        for m in re.finditer(r"Further Reading", body):
+            link = re.match(r"\]\(([^)]*)\)", body[m.end():])
+            assert link, f"{p.relative_to(ROOT)}: 'Further Reading' without a link to the section"
+            target = link.group(1)
+            assert target.endswith("#further-reading"), f"{p.relative_to(ROOT)}: 'Further Reading' links to {target}"
+        for target in re.findall(r"\]\(([^)]*#further-reading)\)", text):
+            assert target == "#further-reading" and p == MODULE_PAGE or \
+                target.endswith("modules/03-sequence-models/index.qmd#further-reading"), target
+    assert "further-reading" in ids
+
+
+# --------------------------------------------------------------------------------------------
+# The rendered site (needs Quarto)
+# --------------------------------------------------------------------------------------------
+class Anchors(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+            if a["id"].startswith("ref-"):
+                self.refs.append(a["id"][4:])
+        if tag == "a" and "href" in a:
+            self.hrefs.append(a["href"])
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    if shutil.which("quarto") is None:
+        pytest.skip("the `quarto` command is not installed on this machine")
+    site = tmp_path_factory.mktemp("render") / "proj"
+    shutil.copytree(ROOT, site, ignore=shutil.ignore_patterns(".git", "_site", ".quarto", "node_modules", "build"))
+    if (ROOT / "node_modules").exists():
+        (site / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    env = dict(os.environ, M3_BASELINES=str(ROOT / "tests" / "fixtures" / "baselines.json"))
+    # the pre-render steps first: Quarto resolves the generated includes before it runs them
+    for step in yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["project"]["pre-render"]:
+        cmd = [sys.executable, step] if step.endswith(".py") else shlex.split(step)
+        pre = subprocess.run(cmd, cwd=site, env=env, capture_output=True, text=True)
+        assert pre.returncode == 0, f"pre-render {step}: " + pre.stdout + pre.stderr
+    res = subprocess.run(["quarto", "render", "--to", "html"], cwd=site, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    out = {}
+    for name in ["modules/03-sequence-models/index.html", "glossary.html"]:
+        parser = Anchors()
+        html = (site / "_site" / name).read_text(encoding="utf-8")
+        parser.feed(html)
+        out[name] = (parser, html)
+    out["log"] = res.stdout + res.stderr
+    return out
+
+
+def test_rendered_links_resolve_both_ways(rendered):
+    module, module_html = rendered["modules/03-sequence-models/index.html"]
+    glossary, _ = rendered["glossary.html"]
+    to_glossary = [h.split("#", 1)[1] for h in module.hrefs if re.match(r"(?:\.\./\.\./)?glossary\.html#", h)]
+    assert to_glossary and all(a in glossary.ids for a in to_glossary), \
+        sorted(a for a in to_glossary if a not in glossary.ids)
+    to_module = [h.split("#", 1)[1] for h in glossary.hrefs if "03-sequence-models/index.html#" in h]
+    assert to_module and all(a in module.ids for a in to_module), sorted(a for a in to_module if a not in module.ids)
+    assert set(glossary_entries()) <= set(to_glossary)
+
+
+def test_rendered_citations_resolve(rendered):
+    module, html = rendered["modules/03-sequence-models/index.html"]
+    assert "citeproc" not in rendered["log"].lower() or "not found" not in rendered["log"].lower(), rendered["log"]
+    assert "?@" not in html and "???" not in html
+    assert sorted(module.refs) == sorted(bib_entries()), "one reference per .bib entry"
+    for key in bib_entries():
+        assert f"#ref-{key}" in module.hrefs, f"no in-text citation links to {key}"
+    refs = html[html.index('id="refs"'):]
+    for e in bib_entries().values():
+        if e.get("DOI"):
+            assert f"https://doi.org/{e['DOI']}" in refs, e["id"]
+    assert "further-reading" in module.ids and html.index('id="further-reading"') < html.index('id="refs"')
+
+
+# --------------------------------------------------------------------------------------------
+# What the pages say about the lab agrees with the lab
+# --------------------------------------------------------------------------------------------
+LAB_SOURCE = ROOT / "lab" / "lab03_sequence_models.py"
+
+
+def test_exercise_and_part_counts_match_the_lab():
+    lab = LAB_SOURCE.read_text(encoding="utf-8")
+    parts = re.findall(r"(?m)^# # Part ([A-Z]) ·", lab)
+    exercises = set(re.findall(r'tags=\[[^\]]*"exercise-(\d+)[a-z]?"', lab))
+    table = (ROOT / "modules" / "03-sequence-models" / "_exercise-table.qmd").read_text(encoding="utf-8")
+    assert re.findall(r"\*\*Part ([A-Z]) ·", table) == parts
+    assert len(set(re.findall(r"Exercise (\d+) ·", table))) == len(exercises)
+    claims = [(p, m) for p in [MODULE_PAGE, ROOT / "lab.qmd"]
+              for m in re.finditer(r"(\d+) exercises in (\d+) parts", p.read_text(encoding="utf-8"))]
+    assert claims, "the pages no longer say how many exercises and parts the lab has"
+    for p, m in claims:
+        assert (int(m.group(1)), int(m.group(2))) == (len(exercises), len(parts)), \
+            f"{p.relative_to(ROOT)}: {m.group(0)!r}, but the lab has {len(exercises)} exercises in {len(parts)} parts"
+
+
+def test_pages_mention_keys_only_if_the_lab_uses_them():
+    lab = LAB_SOURCE.read_text(encoding="utf-8")
+    uses_secrets = re.search(r"google\.colab import userdata|userdata\.get\(", lab)
+    for p in PAGES:
+        text = with_partials(p)
+        if not uses_secrets:
+            assert "Colab Secrets" not in text and "your keys" not in text, \
+                f"{p.relative_to(ROOT)} tells students about their keys, but the lab uses none"
