@@ -363,7 +363,7 @@ def rendered(tmp_path_factory):
     shutil.copytree(ROOT, site, ignore=shutil.ignore_patterns(".git", "_site", ".quarto", "node_modules", "build"))
     if (ROOT / "node_modules").exists():
         (site / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    env = dict(os.environ, M3_BASELINES=str(ROOT / "tests" / "fixtures" / "baselines.json"))
+    env = dict(os.environ)  # the committed data, as the site is published
     # the pre-render steps first: Quarto resolves the generated includes before it runs them
     for step in yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["project"]["pre-render"]:
         cmd = [sys.executable, step] if step.endswith(".py") else shlex.split(step)
