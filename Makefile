@@ -11,18 +11,18 @@ setup:
 
 # the student notebook and the solution notebook, generated from the one lab source
 notebooks:
-	$(PY) scripts/make_notebooks.py
+	$(PY) -m scripts.make_notebooks
 
 # run the lab (only if data/baselines.json is stale) and write data/ and the measured figures
 data:
-	$(PY) scripts/build.py --settings $(SETTINGS)
+	$(PY) -m scripts.build --settings $(SETTINGS)
 
 # diagrams drawn by code (Figures 1 and 2)
 figures:
-	$(PY) scripts/draw_diagrams.py
+	$(PY) -m scripts.draw_diagrams
 
 site: setup notebooks data figures
-	$(PY) scripts/render_site.py
+	$(PY) -m scripts.render_site
 
 test: setup
 	$(PY) -m pytest -q tests
@@ -30,10 +30,10 @@ test: setup
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
 quick-build: setup
-	$(PY) scripts/build.py --settings quick --force
+	$(PY) -m scripts.build --settings quick --force
 
 benchmark:
-	$(PY) scripts/benchmark.py
+	$(PY) -m scripts.benchmark
 
 clean:
 	rm -rf _site .quarto build

@@ -1,21 +1,20 @@
 """Measures the lab's cost on this machine: seconds per training step of the RNN and the LSTM at the full
 settings (projected to their 1,000 and 2,000 steps), and the whole notebook's wall time at the quick setting.
 
-    python scripts/benchmark.py [--steps 20] [--skip-quick]
+    python -m scripts.benchmark [--steps 20] [--skip-quick]
 
-It uses the lab's own definitions (scripts/lab_source.load_lab), so it times the code students run.
+It uses the lab's own definitions (scripts.lab_source.load_lab), so it times the code students run.
 """
 import argparse
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lab_source import ROOT, load_lab, solution_notebook  # noqa: E402
+from scripts import paths
+from scripts.lab_source import load_lab, solution_notebook
 
-CORPUS = Path(os.environ.get("LAB3_CORPUS", ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"))
+CORPUS = paths.corpus()
 
 
 def time_training(steps):

@@ -1,9 +1,9 @@
 """Run Lab 3 and turn its measurements into data/baselines.json and the measured figures.
 
-    python scripts/build.py --settings full            # the published numbers: data/, figures/
-    python scripts/build.py --settings quick           # about a minute; writes build/quick/ only
-    python scripts/build.py --settings full --no-run   # check only: refuse if data/ is stale
-    python scripts/build.py --settings full --force    # re-run even if data/ is up to date
+    python -m scripts.build --settings full            # the published numbers: data/, figures/
+    python -m scripts.build --settings quick           # about a minute; writes build/quick/ only
+    python -m scripts.build --settings full --no-run   # check only: refuse if data/ is stale
+    python -m scripts.build --settings full --force    # re-run even if data/ is up to date
 
 Steps (each timed; the times go into provenance.duration_s):
 
@@ -42,15 +42,12 @@ import textwrap
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scripts import claims as claims_mod
+from scripts import lab_source, paths, plot_results, results
+from scripts.files import atomic_write
+from scripts.paths import ROOT, rel
+from scripts.results import ResultsError
 
-import claims as claims_mod  # noqa: E402
-import lab_source  # noqa: E402
-import plot_results  # noqa: E402
-import results  # noqa: E402
-from results import ROOT, ResultsError  # noqa: E402
-
-DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")   # colors in IPython tracebacks
 MEASURED_KEYS = ("models", "gradient_by_distance", "clipping_demo", "samples")
 PROVENANCE_FROM_LAB = ("settings", "settings_values", "seed", "device", "device_type", "torch",
@@ -68,28 +65,23 @@ def log(msg: str = "") -> None:
 # --------------------------------------------------------------------------------------------
 # where things go
 # --------------------------------------------------------------------------------------------
-class Paths:
+class Destination:
+    """Where one build writes: its data file, its figures, and its work folder (executed notebook)."""
+
     def __init__(self, settings: str, out: str | None):
         if out is None:
-            base = ROOT if settings == "full" else ROOT / "build" / "quick"
+            base = ROOT if settings == "full" else paths.BUILD_DIR / "quick"
         else:
             base = Path(out).resolve()
         self.base = base
         self.data = base / "data" / "baselines.json"
         self.figures = base / "figures"
         # the executed notebook and the lab's raw results: build/<settings>/ (or OUT/build/)
-        self.work = (ROOT / "build" / settings) if base == ROOT or out is None else base / "build"
+        self.work = (paths.BUILD_DIR / settings) if base == ROOT or out is None else base / "build"
         self.committed = base == ROOT
 
     def outputs(self) -> list[Path]:
         return [self.data] + [self.figures / n for n in results.FIGURE_NAMES]
-
-
-def rel(p: Path) -> str:
-    try:
-        return str(Path(p).resolve().relative_to(ROOT))
-    except ValueError:
-        return str(p)
 
 
 # --------------------------------------------------------------------------------------------
@@ -129,17 +121,17 @@ def solution_notebook():
 # --------------------------------------------------------------------------------------------
 # 2. execute
 # --------------------------------------------------------------------------------------------
-def execute(nb, paths: Paths, settings: str, device: str | None, corpus: Path,
+def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Path,
             cell_timeout: int | None, echo: bool = True) -> Path:
-    """Execute the notebook in paths.work; return the path of the lab's results JSON."""
+    """Execute the notebook in dest.work; return the path of the lab's results JSON."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
-    paths.work.mkdir(parents=True, exist_ok=True)
-    lab_results = paths.work / "lab_results.json"
+    dest.work.mkdir(parents=True, exist_ok=True)
+    lab_results = dest.work / "lab_results.json"
     lab_results.unlink(missing_ok=True)
-    executed = paths.work / "lab03_executed.ipynb"
+    executed = dest.work / "lab03_executed.ipynb"
     executed.unlink(missing_ok=True)
 
     env = dict(os.environ)
@@ -172,9 +164,9 @@ def execute(nb, paths: Paths, settings: str, device: str | None, corpus: Path,
             return super().output(outs, msg, display_id, cell_index)
 
     client = EchoingClient(nb, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
-                            record_timing=True, resources={"metadata": {"path": str(paths.work)}},
+                            record_timing=True, resources={"metadata": {"path": str(dest.work)}},
                             on_cell_executed=on_cell_executed)
-    log(f"executing the lab ({len(code_cells)} code cells) in {rel(paths.work)} "
+    log(f"executing the lab ({len(code_cells)} code cells) in {rel(dest.work)} "
         f"[LAB3_SETTINGS={settings}, LAB3_DEVICE={device or '(lab decides)'}]")
     try:
         client.execute(env=env)
@@ -276,34 +268,34 @@ def print_durations(d: dict) -> None:
 # --------------------------------------------------------------------------------------------
 def build(args) -> int:
     settings = args.settings
-    paths = Paths(settings, args.out)
-    if settings == "quick" and paths.committed:
+    dest = Destination(settings, args.out)
+    if settings == "quick" and dest.committed:
         log("refusing: quick settings must not write the committed data/ and figures/ "
             "(use --out DIR or the default build/quick/)")
         return 2
 
     # unchanged rebuild: nothing to do
-    status = results.staleness(paths.data, settings, paths.figures)
+    status = results.staleness(dest.data, settings, dest.figures)
     if args.from_results is None and not args.force:
         if status.fresh:
             log(f"up to date: {status.message}; nothing to do (--force re-runs the lab)")
             return 0
         if status.state == "figures":
             log(status.message + "; redrawing them from the data (the lab is not re-run)")
-            data = results.load_results(paths.data)
+            data = results.load_results(dest.data)
             figs = plot_results.draw_all(data)
-            results.atomic_write({paths.figures / n: b for n, b in figs.items()})
-            log("wrote " + ", ".join(rel(paths.figures / n) for n in figs))
+            atomic_write({dest.figures / n: b for n, b in figs.items()})
+            log("wrote " + ", ".join(rel(dest.figures / n) for n in figs))
             return 0
     if args.no_run:
         if status.state == "stale":
-            log(f"refusing (--no-run): {rel(paths.data)} is stale.\n"
+            log(f"refusing (--no-run): {rel(dest.data)} is stale.\n"
                 f"  recorded lab_source_sha256: {status.recorded_sha256}\n"
-                f"  current  lab_source_sha256: {status.current_sha256} ({rel(results.LAB_SOURCE)})\n"
-                f"  run `python scripts/build.py --settings {settings}` to re-measure")
+                f"  current  lab_source_sha256: {status.current_sha256} ({rel(paths.LAB_SOURCE)})\n"
+                f"  run `python -m scripts.build --settings {settings}` to re-measure")
         else:
             log(f"refusing (--no-run): {status.message}\n"
-                f"  run `python scripts/build.py --settings {settings}` to measure")
+                f"  run `python -m scripts.build --settings {settings}` to measure")
         return 2
     if not status.fresh:
         log(f"building: {status.message}")
@@ -329,11 +321,11 @@ def build(args) -> int:
         nb, lab_sha = solution_notebook()
         phase_done("notebook", t0)
         t0 = time.perf_counter()
-        lab_results_path = execute(nb, paths, settings, args.device, corpus, args.cell_timeout,
+        lab_results_path = execute(nb, dest, settings, args.device, corpus, args.cell_timeout,
                                    echo=not args.quiet)
         phase_done("lab", t0)
         log(f"lab done in {durations['lab']:.0f} s; executed notebook: "
-            f"{rel(paths.work / 'lab03_executed.ipynb')}")
+            f"{rel(dest.work / 'lab03_executed.ipynb')}")
     lab = read_lab_results(lab_results_path, settings)
     for k, v in (lab["lab_run"].get("phase_s") or {}).items():
         if isinstance(v, (int, float)) and math.isfinite(v) and v >= 0:
@@ -355,7 +347,7 @@ def build(args) -> int:
         f"{'' if settings == 'full' else '; quick settings: reported, not enforced'}):")
     log(claims_mod.report(data["claims"]))
     if bad and settings == "full":
-        rejected = paths.work / "baselines.rejected.json"
+        rejected = dest.work / "baselines.rejected.json"
         rejected.parent.mkdir(parents=True, exist_ok=True)
         rejected.write_text(results.dumps(data), encoding="utf-8")
         raise BuildError("claims that no longer hold: " + ", ".join(r["name"] for r in bad)
@@ -383,8 +375,8 @@ def build(args) -> int:
     data["provenance"]["duration_s"] = durations_sorted
     text = results.dumps(data)
     results.validate(json.loads(text), what="the results to write")
-    files = {paths.data: text, **{paths.figures / n: b for n, b in figs.items()}}
-    results.atomic_write(files)
+    files = {dest.data: text, **{dest.figures / n: b for n, b in figs.items()}}
+    atomic_write(files)
     log("wrote " + ", ".join(rel(p) for p in files))
     print_durations(durations_sorted)
     if results.lab_source_sha256() != lab_sha:
@@ -404,7 +396,7 @@ def parse_args(argv=None):
     ap.add_argument("--out", help="write DIR/data/baselines.json and DIR/figures/ (quick default: build/quick)")
     ap.add_argument("--device", choices=("cuda", "cpu"), help="LAB3_DEVICE for the lab (default: the lab "
                     "picks cuda when available)")
-    ap.add_argument("--corpus", default=os.environ.get("LAB3_CORPUS", str(DEFAULT_CORPUS)),
+    ap.add_argument("--corpus", default=str(paths.corpus()),
                     help="tinyshakespeare.txt (default: $LAB3_CORPUS or ../shared/data/tinyshakespeare.txt)")
     ap.add_argument("--cell-timeout", type=int, default=3600, help="seconds per cell (default 3600)")
     ap.add_argument("--quiet", action="store_true", help="do not echo the lab's printed lines")
@@ -413,19 +405,19 @@ def parse_args(argv=None):
     return ap.parse_args(argv)
 
 
-def acquire_lock(paths: Paths):
+def acquire_lock(dest: Destination):
     """One build at a time per output location (a second one would race for the same files)."""
     import fcntl
 
-    paths.work.mkdir(parents=True, exist_ok=True)
-    f = open(paths.work / ".build.lock", "a+")
+    dest.work.mkdir(parents=True, exist_ok=True)
+    f = open(dest.work / ".build.lock", "a+")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         f.seek(0)
         holder = f.read().strip() or "?"
         f.close()
-        raise BuildError(f"another build is running for {rel(paths.base)} (pid {holder}); wait for it") from None
+        raise BuildError(f"another build is running for {rel(dest.base)} (pid {holder}); wait for it") from None
     f.seek(0)
     f.truncate()
     f.write(str(os.getpid()))
@@ -436,7 +428,7 @@ def acquire_lock(paths: Paths):
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        lock = acquire_lock(Paths(args.settings, args.out))
+        lock = acquire_lock(Destination(args.settings, args.out))
     except BuildError as e:
         log(f"refusing: {e}")
         return 2

@@ -6,17 +6,17 @@ Claim here.  The build evaluates every claim on each new measurement: at full se
 that no longer holds fails the build, naming it, and nothing is written; at quick settings the
 claims are evaluated and reported only (tiny models are not expected to satisfy them).
 
-    python scripts/claims.py [data/baselines.json]     # evaluate the claims on a results file
+    python -m scripts.claims [data/baselines.json]     # evaluate the claims on a results file
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 import sys
-from pathlib import Path
 from typing import Callable
 
-LN65 = math.log(65)
+from scripts import results
+from scripts.constants import LN65
 
 # Lab 1's recorded test values (nats per character), which Lab 3 must reproduce to 4 decimals
 LAB1_TEST_NATS = {"uniform": 4.1744, "bigram": 2.4922, "trigram": 2.0859, "best_ngram": 1.8326}
@@ -200,22 +200,18 @@ def evaluate(data: dict) -> list[dict]:
     return out
 
 
-def failed(results: list[dict]) -> list[dict]:
-    return [r for r in results if not r["holds"]]
+def failed(evaluated: list[dict]) -> list[dict]:
+    return [r for r in evaluated if not r["holds"]]
 
 
-def report(results: list[dict]) -> str:
+def report(evaluated: list[dict]) -> str:
     lines = []
-    for r in results:
+    for r in evaluated:
         lines.append(f"  [{'ok' if r['holds'] else 'FAIL'}] {r['name']}: {r['detail']}")
     return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from results import DATA_PATH, load_results
-
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DATA_PATH
-    res = evaluate(load_results(path))
+    res = evaluate(results.load_results(sys.argv[1] if len(sys.argv) > 1 else None))
     print(report(res))
     sys.exit(1 if failed(res) else 0)

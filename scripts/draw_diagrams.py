@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw the briefing's two diagrams as SVG, from code (`make figures` runs this).
 
-    python3 scripts/draw_diagrams.py            # writes figures/rnn-unrolled.svg, figures/lstm-cell.svg
+    python3 -m scripts.draw_diagrams            # writes figures/rnn-unrolled.svg, figures/lstm-cell.svg
 
 Figure 1  an RNN drawn as a loop (left) and unrolled over three time steps (right): x_t enters
           through U, h_t passes to the next step through W, z_t leaves through W_o, and the same
@@ -17,11 +17,10 @@ and dark themes.  The output is deterministic, so a rerun changes nothing unless
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from xml.sax.saxutils import escape
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "figures"
+from scripts import paths
+from scripts.files import write_if_changed
 
 # colours (Tailwind-like 700/100 pairs) and fonts
 INK = "#1f2937"
@@ -318,12 +317,10 @@ def lstm_cell() -> str:
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
     for name, svg in [("rnn-unrolled.svg", rnn_unrolled()), ("lstm-cell.svg", lstm_cell())]:
-        path_ = OUT / name
-        if not path_.exists() or path_.read_text(encoding="utf-8") != svg:
-            path_.write_text(svg, encoding="utf-8")
-        print(f"draw_diagrams: {path_.relative_to(ROOT)}")
+        path = paths.FIGURES_DIR / name
+        write_if_changed(path, svg)
+        print(f"draw_diagrams: {paths.rel(path)}")
 
 
 if __name__ == "__main__":

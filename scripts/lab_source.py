@@ -17,7 +17,7 @@ Cell tags say what each cell is: `def` (only defines things: safe to execute in 
   use, so they exercise the very code the notebook runs;
 - `function_source()`: the source of one function, for the site's code listings.
 
-    python scripts/make_notebooks.py     # writes the student notebook
+    python -m scripts.make_notebooks     # writes the student notebook
 """
 from __future__ import annotations
 
@@ -28,17 +28,15 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
-LAB_SOURCE = ROOT / "lab" / "lab03_sequence_models.py"
-STUDENT_NOTEBOOK = ROOT / "lab" / "lab03_sequence_models.ipynb"
+from scripts import paths
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: \(TODO: (?P<todo>.*)\))?\s*$")
 END = re.compile(r"^[ \t]*### END SOLUTION\s*$")
-DEF = re.compile(r"^def (?P<name>\w+)\(", re.MULTILINE)
+DEF = re.compile(r"^def (?P<name>\w+)\(")
 
 
 def source_sha256(path: Path | None = None) -> str:
-    return hashlib.sha256(Path(path or LAB_SOURCE).read_bytes()).hexdigest()
+    return hashlib.sha256(Path(path or paths.LAB_SOURCE).read_bytes()).hexdigest()
 
 
 def _tags(cell) -> list[str]:
@@ -61,9 +59,9 @@ def stub_code(code: str, exercise: str) -> str:
     """The cell with every solution region replaced by a TODO comment and NotImplementedError."""
     out, inside, current_def = [], False, None
     for line in code.splitlines():
-        found = re.match(r"^def (\w+)\(", line)
+        found = DEF.match(line)
         if found:
-            current_def = found.group(1)
+            current_def = found.group("name")
         begin = BEGIN.match(line)
         if begin:
             if inside:
@@ -83,8 +81,8 @@ def stub_code(code: str, exercise: str) -> str:
     return "\n".join(out)
 
 
-def read_source(path: Path = LAB_SOURCE):
-    return jupytext.read(path)
+def read_source(path: Path | None = None):
+    return jupytext.read(path or paths.LAB_SOURCE)
 
 
 def _folded_solution_cell(exercise: str, code: str):
@@ -94,7 +92,7 @@ def _folded_solution_cell(exercise: str, code: str):
                                      metadata={"tags": [f"solution-{exercise}"], "cellView": "form"})
 
 
-def build_notebook(mode: str, path: Path = LAB_SOURCE):
+def build_notebook(mode: str, path: Path | None = None):
     """mode 'student': stubs, folded solutions after each checkpoint. mode 'solution': solutions in place
     (the folded solution cells stay, so the build also executes them)."""
     if mode not in ("student", "solution"):
@@ -130,11 +128,11 @@ def build_notebook(mode: str, path: Path = LAB_SOURCE):
     return nb
 
 
-def student_notebook(path: Path = LAB_SOURCE):
+def student_notebook(path: Path | None = None):
     return build_notebook("student", path)
 
 
-def solution_notebook(path: Path = LAB_SOURCE):
+def solution_notebook(path: Path | None = None):
     return build_notebook("solution", path)
 
 
@@ -142,7 +140,7 @@ def notebook_text(nb) -> str:
     return nbformat.writes(nb) + "\n"
 
 
-def load_lab(mode: str = "solution", path: Path = LAB_SOURCE) -> dict:
+def load_lab(mode: str = "solution", path: Path | None = None) -> dict:
     """Executes the lab's definition cells (tag `def`) and returns their namespace. Nothing is trained or
     read from disk: those cells only import, configure and define."""
     namespace = {"__name__": "lab03"}
@@ -152,7 +150,7 @@ def load_lab(mode: str = "solution", path: Path = LAB_SOURCE) -> dict:
     return namespace
 
 
-def function_source(name: str, path: Path = LAB_SOURCE) -> str:
+def function_source(name: str, path: Path | None = None) -> str:
     """The solution source of a top-level function defined in the lab (for the site's listings)."""
     for cell in build_notebook("solution", path).cells:
         if cell.cell_type != "code" or "def" not in _tags(cell):
@@ -164,4 +162,4 @@ def function_source(name: str, path: Path = LAB_SOURCE) -> str:
                 while end < len(lines) and (not lines[end].strip() or lines[end][:1] in " \t#"):
                     end += 1
                 return "\n".join(lines[start:end]).rstrip() + "\n"
-    raise KeyError(f"no function {name!r} in {path}")
+    raise KeyError(f"no function {name!r} in {path or paths.LAB_SOURCE}")

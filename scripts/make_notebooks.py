@@ -1,15 +1,16 @@
 """Writes the student notebook lab/lab03_sequence_models.ipynb from the one lab source.
 
-    python scripts/make_notebooks.py            # regenerate
-    python scripts/make_notebooks.py --check    # exit 1 if the committed notebook is out of date
-    python scripts/make_notebooks.py --solution build/lab03_solution.ipynb   # also write the solution version
+    python -m scripts.make_notebooks            # regenerate
+    python -m scripts.make_notebooks --check    # exit 1 if the committed notebook is out of date
+    python -m scripts.make_notebooks --solution build/lab03_solution.ipynb   # also write the solution version
 """
 import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lab_source import STUDENT_NOTEBOOK, notebook_text, solution_notebook, student_notebook  # noqa: E402
+from scripts import paths
+from scripts.files import write_if_changed
+from scripts.lab_source import notebook_text, solution_notebook, student_notebook
 
 
 def main(argv=None):
@@ -19,16 +20,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     text = notebook_text(student_notebook())
+    student = paths.STUDENT_NOTEBOOK
     if args.check:
-        if not STUDENT_NOTEBOOK.is_file() or STUDENT_NOTEBOOK.read_text() != text:
-            print(f"{STUDENT_NOTEBOOK} is out of date with its source: run python scripts/make_notebooks.py",
+        if not student.is_file() or student.read_text() != text:
+            print(f"{student} is out of date with its source: run python -m scripts.make_notebooks",
                   file=sys.stderr)
             return 1
-        print(f"{STUDENT_NOTEBOOK.name} is up to date")
+        print(f"{student.name} is up to date")
         return 0
-    if not STUDENT_NOTEBOOK.is_file() or STUDENT_NOTEBOOK.read_text() != text:
-        STUDENT_NOTEBOOK.write_text(text)
-        print(f"wrote {STUDENT_NOTEBOOK}")
+    if write_if_changed(student, text):
+        print(f"wrote {student}")
     if args.solution:
         args.solution.parent.mkdir(parents=True, exist_ok=True)
         args.solution.write_text(notebook_text(solution_notebook()))

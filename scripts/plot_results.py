@@ -3,7 +3,7 @@
     figures/gradient-by-distance.svg   Exercise 3 part A and its LSTM follow-up
     figures/clipping-demo.svg          Exercise 3 part B
 
-    python scripts/plot_results.py [data/baselines.json] [--out figures/]
+    python -m scripts.plot_results [data/baselines.json] [--out figures/]
 
 The build calls draw_all(data), which returns the SVG bytes of each figure; the build writes them
 atomically together with data/baselines.json.  The figures have a transparent background and use
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import math
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -23,7 +21,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-LN65 = math.log(65)
+from scripts import paths, results  # noqa: E402
+from scripts.constants import LN65  # noqa: E402
+from scripts.files import atomic_write  # noqa: E402
+from scripts.formatting import fmt_factor, fmt_fixed, fmt_short  # noqa: E402
 
 # mid-tones with contrast on white and on a near-black page (Okabe-Ito based)
 INK = "#8c8c8c"          # text, axes, ticks
@@ -83,7 +84,7 @@ def gradient_by_distance(data: dict) -> bytes:
         x, y = _positive(dist, lstm)
         ax.plot(x, y, color=LSTM_COLOR, label="LSTM")
         x, y = _positive(dist, rnn)
-        ax.plot(x, y, color=RNN_COLOR, label=f"RNN  (‖W‖ = {g['rnn_spectral_norm_W']:.1f})")
+        ax.plot(x, y, color=RNN_COLOR, label=f"RNN  (‖W‖ = {fmt_fixed(g['rnn_spectral_norm_W'], 1)})")
         positive = [v for v in list(rnn) + list(lstm) if v is not None and v > 0]
         lo, hi = min(positive), max(positive)
         ax.set_ylim(lo / 30, hi * 5)
@@ -107,7 +108,7 @@ def gradient_by_distance(data: dict) -> bytes:
                 ax.annotate("", xy=(50, b), xytext=(50, a),
                             arrowprops=dict(arrowstyle="<->", color=INK, lw=1.2, shrinkA=0, shrinkB=0))
                 # below-left of the RNN's point: the RNN's curve is above it there, the LSTM's far above
-                ax.text(48, a / 10, f"LSTM ÷ RNN\nat distance 50:\n{_sci(b / a)}", color=INK,
+                ax.text(48, a / 10, f"LSTM ÷ RNN\nat distance 50:\n{fmt_factor(b / a)}", color=INK,
                         fontsize=10.5, va="top", ha="right")
         ax.set_xlim(min(dist) - 1, max(dist) + 1)
         ax.set_xlabel("distance T − s (characters back from the scored position)")
@@ -118,19 +119,10 @@ def gradient_by_distance(data: dict) -> bytes:
         return _svg(fig)
 
 
-def _sci(r: float) -> str:
-    """5.4 × 10⁴ (plain digits below 1000)."""
-    if 0.01 <= r < 1000:
-        return f"{r:.3g}"
-    e = int(math.floor(math.log10(r)))
-    sup = str(e).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
-    return f"{r / 10 ** e:.1f} × 10{sup}"
-
-
 def clipping_demo(data: dict) -> bytes:
     c = data["clipping_demo"]
     runs = (("unclipped", "without clipping", UNCLIPPED_COLOR, "-"),
-            ("clipped", f"clipped at κ = {c['kappa']:g}", CLIPPED_COLOR, "-"))
+            ("clipped", f"clipped at κ = {fmt_short(c['kappa'])}", CLIPPED_COLOR, "-"))
     with plt.rc_context(STYLE):
         fig, (ax_g, ax_l) = plt.subplots(1, 2, figsize=(9.5, 4.2))
         for key, label, color, ls in runs:
@@ -158,11 +150,11 @@ def clipping_demo(data: dict) -> bytes:
         ax_l.set_title("training loss per step", loc="left")
         ax_l.set_ylim(bottom=0)
         handles = [Line2D([], [], color=col, lw=2, label=lab) for _, lab, col, _ in runs]
-        handles += [Line2D([], [], color=INK, lw=1.4, ls=":", label=f"threshold κ = {c['kappa']:g} (left)"),
+        handles += [Line2D([], [], color=INK, lw=1.4, ls=":", label=f"threshold κ = {fmt_short(c['kappa'])} (left)"),
                     Line2D([], [], color=INK, lw=1.4, ls="--",
-                           label=f"uniform guess ln 65 ≈ {LN65:.2f} (right)")]
+                           label=f"uniform guess ln 65 ≈ {fmt_fixed(LN65, 2)} (right)")]
         fig.legend(handles=handles, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.13))
-        fig.text(0.5, -0.04, f"plain SGD, learning rate {c['lr']:g}, {c['steps']} steps on identical "
+        fig.text(0.5, -0.04, f"plain SGD, learning rate {fmt_short(c['lr'])}, {c['steps']} steps on identical "
                  "batches", ha="center", fontsize=10, color=INK)
         fig.tight_layout()
         return _svg(fig)
@@ -175,14 +167,11 @@ def draw_all(data: dict) -> dict[str, bytes]:
 
 
 def main(argv=None):
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from results import DATA_PATH, FIGURES_DIR, atomic_write, load_results
-
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("data", nargs="?", default=str(DATA_PATH))
-    ap.add_argument("--out", default=str(FIGURES_DIR))
+    ap.add_argument("data", nargs="?", default=str(paths.DATA_PATH))
+    ap.add_argument("--out", default=str(paths.FIGURES_DIR))
     a = ap.parse_args(argv)
-    figs = draw_all(load_results(a.data))
+    figs = draw_all(results.load_results(a.data))
     atomic_write({Path(a.out) / n: b for n, b in figs.items()})
     print("wrote", ", ".join(str(Path(a.out) / n) for n in figs))
 

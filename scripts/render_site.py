@@ -1,11 +1,11 @@
 """Render the site into _site/ (the last step of `make site`).
 
-    python scripts/render_site.py            # re-measure first if data/ is stale, then quarto render
-    python scripts/render_site.py --no-run   # refuse to render from stale data instead
+    python -m scripts.render_site            # re-measure first if data/ is stale, then quarto render
+    python -m scripts.render_site --no-run   # refuse to render from stale data instead
 
 1. Staleness: data/baselines.json must be schema-valid, measured at full settings from the current
    lab source (its lab_source_sha256), with its figures present.  If not, this says why and runs
-   the build (`scripts/build.py --settings full`; a missing figure alone is redrawn without running
+   the build (`python -m scripts.build --settings full`; a missing figure alone is redrawn without running
    the lab), or with --no-run refuses (exit 2), naming the recorded and the current hash.
 2. `quarto render` into a scratch output directory (_site.render/, which Quarto does not treat as
    input because its name starts with '_'), then swaps it in for _site/.  A failed render leaves
@@ -24,10 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import results  # noqa: E402
-from results import ROOT  # noqa: E402
+from scripts import paths, results
+from scripts.paths import ROOT
 
 PROJECT = ROOT          # the Quarto project (tests point it elsewhere)
 
@@ -55,7 +53,7 @@ def find_quarto(explicit: str | None) -> str | None:
 
 
 def ensure_data(no_run: bool) -> int:
-    s = results.staleness(results.DATA_PATH, "full", results.FIGURES_DIR)
+    s = results.staleness(paths.DATA_PATH, "full", paths.FIGURES_DIR)
     if s.fresh:
         log(f"data: {s.message}")
         return 0
@@ -64,10 +62,10 @@ def ensure_data(no_run: bool) -> int:
         if s.state == "stale":
             log(f"  recorded lab_source_sha256: {s.recorded_sha256}\n"
                 f"  current  lab_source_sha256: {s.current_sha256}")
-        log("  run `python scripts/build.py --settings full` (about ten minutes on a CPU) and render again")
+        log("  run `python -m scripts.build --settings full` (about ten minutes on a CPU) and render again")
         return 2
     log(f"data: {s.message}; running the build")
-    import build
+    from scripts import build   # imported when needed: it brings nbclient, matplotlib
 
     return build.main(["--settings", "full"] + (["--no-run"] if no_run else []))
 
@@ -77,7 +75,8 @@ def render(quarto: str, extra: list[str]) -> int:
     shutil.rmtree(SCRATCH, ignore_errors=True)
     # The pre-render step runs once here too, so _variables.yml exists when Quarto loads the project
     # (Quarto before 1.5 read project metadata before running pre-render scripts).
-    if subprocess.run([sys.executable, str(ROOT / "scripts" / "site_data.py")], cwd=PROJECT).returncode != 0:
+    site_data = [sys.executable, "-m", "scripts.site_data", "--out-root", str(PROJECT)]
+    if subprocess.run(site_data, cwd=ROOT).returncode != 0:
         log("RENDER FAILED (scripts/site_data.py); the previous _site/ is unchanged")
         return 1
     cmd = [quarto, "render", "--output-dir", SCRATCH.name, *extra]

@@ -24,4 +24,4 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 # the site's self-hosted JavaScript (vendor/), which the offline browser test serves
-$PY scripts/vendor_js.py >/dev/null
+$PY -m scripts.vendor_js >/dev/null

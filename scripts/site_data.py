@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The site's pre-render step: turn data/baselines.json into what the pages show.
 
-    python3 scripts/site_data.py                 # what `quarto render` runs first (project: pre-render)
-    M3_BASELINES=tests/fixtures/baselines.json python3 scripts/site_data.py --out-root /tmp/x
+    python3 -m scripts.site_data                 # what `quarto render` runs first (project: pre-render)
+    M3_BASELINES=tests/fixtures/baselines.json python3 -m scripts.site_data --out-root /tmp/x
 
 Reads the measured results (data/baselines.json, or the file named by $M3_BASELINES), validates
 them against data/baselines.schema.json and writes, under the output root (the project root by
@@ -18,8 +18,9 @@ default):
                                                    the Colab links (built from `course:` in
                                                    _quarto.yml)
 
-Numbers are formatted here and nowhere else (the `fmt_*` functions below).  Pages never compute
-results and never contain a typed measured number; tests/test_site_pages.py checks both.
+Numbers are formatted by scripts/formatting.py and nowhere else (its `fmt_*` functions, called
+here).  Pages never compute results and never contain a typed measured number;
+tests/test_site_pages.py checks both.
 """
 from __future__ import annotations
 
@@ -31,83 +32,19 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import results  # noqa: E402  (scripts/results.py: load and validate the build's data)
+from scripts import paths, results
+from scripts.files import write_if_changed
+from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_short,
+                                fmt_ratio_times, fmt_sci)
+from scripts.paths import GENERATED, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-MODULE_DIR = Path("modules/03-sequence-models")
-GENERATED = MODULE_DIR / "_generated"
-DEFAULT_BASELINES = ROOT / "data" / "baselines.json"
-FIXTURE = ROOT / "tests" / "fixtures" / "baselines.json"
 LISTED_FUNCTIONS = ("rnn_cell_step", "lstm_cell_step", "sample_with_temperature")
 MODEL_ORDER = ("uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm")
-SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def warn(msg: str) -> None:
     bar = "!" * 78
     print(f"{bar}\nsite_data.py WARNING: {msg}\n{bar}", file=sys.stderr)
-
-
-# --------------------------------------------------------------------------------------------
-# Formatting: the one place where a number becomes text.
-# --------------------------------------------------------------------------------------------
-def fmt_fixed(x: float | None, places: int) -> str:
-    """Fixed decimals, e.g. 4.1744 (nats), 12.09 (perplexity); None (non-finite) -> 'nan'."""
-    if x is None or not math.isfinite(x):
-        return "nan"
-    return f"{x:.{places}f}"
-
-
-def fmt_ppl(x: float) -> str:
-    """Perplexity with 2 decimals, or a whole number when it is one (uniform: 65)."""
-    if abs(x - round(x)) < 1e-6:
-        return f"{round(x):,}"
-    return f"{x:,.2f}"
-
-
-def fmt_int(n: int | None) -> str:
-    """Thousands separated: 103,041.  None -> en dash."""
-    return "–" if n is None else f"{n:,}"
-
-
-def fmt_num(x: float) -> str:
-    """A setting such as a learning rate or k: as short as it is exact (1, 2.0 stays 2.0 if float)."""
-    if isinstance(x, int):
-        return str(x)
-    return f"{x:g}" if x != int(x) else f"{x:.1f}"
-
-
-def fmt_kappa(x: float) -> str:
-    """A threshold like kappa: 1 rather than 1.0."""
-    return f"{x:g}"
-
-
-def fmt_percent(share: float) -> str:
-    """A share in [0, 1] as a percentage: 0.3 -> 30%, 0.053 -> 5.3%."""
-    pct = 100 * share
-    return f"{pct:.0f}%" if pct >= 10 or pct == int(pct) else f"{pct:.1f}%"
-
-
-def fmt_sci(x: float | None, unicode: bool = True) -> str:
-    """One significant figure times a power of ten: 5 × 10⁴ (unicode) or 5 \\times 10^{4} (TeX)."""
-    if x is None or not math.isfinite(x) or x <= 0:
-        return "nan"
-    exp = math.floor(math.log10(x))
-    mant = round(x / 10 ** exp)
-    if mant == 10:
-        mant, exp = 1, exp + 1
-    if unicode:
-        power = "10" + str(exp).translate(SUPERSCRIPT)
-        return power if mant == 1 else f"{mant} × {power}"
-    return f"10^{{{exp}}}" if mant == 1 else f"{mant} \\times 10^{{{exp}}}"
-
-
-def fmt_ratio_times(x: float) -> str:
-    """A ratio of budgets: 2.0 -> 'twice', 3.4 -> '3.4 times'."""
-    if abs(x - 2) < 1e-9:
-        return "twice"
-    return f"{x:.1f} times"
 
 
 # --------------------------------------------------------------------------------------------
@@ -118,15 +55,15 @@ def baselines_path() -> Path:
     if env:
         p = Path(env)
         return p if p.is_absolute() else (ROOT / p)
-    if DEFAULT_BASELINES.exists():
-        return DEFAULT_BASELINES
-    warn(f"{DEFAULT_BASELINES.relative_to(ROOT)} does not exist yet: the site is built from the TEST "
-         f"FIXTURE {FIXTURE.relative_to(ROOT)}, whose numbers are NOT measurements. Run `make data`.")
-    return FIXTURE
+    if paths.DATA_PATH.exists():
+        return paths.DATA_PATH
+    warn(f"{paths.rel(paths.DATA_PATH)} does not exist yet: the site is built from the TEST "
+         f"FIXTURE {paths.rel(paths.FIXTURE)}, whose numbers are NOT measurements. Run `make data`.")
+    return paths.FIXTURE
 
 
 def course_settings() -> dict:
-    cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8")) or {}
+    cfg = yaml.safe_load(paths.QUARTO_CONFIG.read_text(encoding="utf-8")) or {}
     course = cfg.get("course") or {}
     for key in ("github", "branch", "notebook"):
         if not course.get(key):
@@ -214,7 +151,7 @@ def build_variables(data: dict, course: dict) -> dict:
         "clipping": {
             "steps": str(c["steps"]),
             "lr": fmt_num(c["lr"]),
-            "kappa": fmt_kappa(c["kappa"]),
+            "kappa": fmt_short(c["kappa"]),
             "clipped_final": fmt_fixed(c["clipped"]["final_loss"], 2),
             "unclipped_final": fmt_fixed(c["unclipped"]["final_loss"], 2),
         },
@@ -299,7 +236,7 @@ def answer_saturation(data: dict, v: dict) -> str:
         f"at a pre-activation of only about {fmt_fixed(d['preact_at_threshold'], 1)}, so this is ordinary behavior "
         f"for a trained network, not an extreme. At $|h| = 0.99$ the factor is "
         f"$(1 - 0.98) \\times {s} \\approx {fmt_fixed(d['factor_at_099'], 2)}$: the gradient loses a factor of "
-        f"about {inv:.0f} per character. Real units are not all equally saturated, so this is a caricature, "
+        f"about {fmt_fixed(inv, 0)} per character. Real units are not all equally saturated, so this is a caricature, "
         f"but it shows how a spectral norm of {s} and a vanishing gradient can be compatible.\n"
     )
 
@@ -329,16 +266,16 @@ def worked_rnn_table(ns: dict | None) -> str:
         return float(gh)
 
     def sci(x: float) -> str:
-        return fmt_sci(x, unicode=False)
+        return fmt_sci(x, tex=True)
 
     f1, f2, f3 = factor(0.9, 0.0), factor(2.0, 0.0), factor(2.0, 0.9)
     rows = [
-        ("$w = 0.9$, any state", f"at most {f1:.1f}",
-         f"over 50 steps: at most $0.9^{{50}} = {f1 ** 50:.3f}$", f"the same: {0.9 ** 50:.3f}"),
-        ("$w = 2$, state near 0", f"$(1 - 0) \\times 2 = {f2:g}$",
+        ("$w = 0.9$, any state", f"at most {fmt_fixed(f1, 1)}",
+         f"over 50 steps: at most $0.9^{{50}} = {fmt_fixed(f1 ** 50, 3)}$", f"the same: {fmt_fixed(0.9 ** 50, 3)}"),
+        ("$w = 2$, state near 0", f"$(1 - 0) \\times 2 = {fmt_short(f2)}$",
          f"over 20 steps: $2^{{20}} \\approx {sci(f2 ** 20)}$", f"${sci(2.0 ** 20)}$"),
-        ("$w = 2$, state saturated at $h_j = 0.9$", f"$(1 - 0.81) \\times 2 = {f3:.2f}$",
-         f"over 20 steps: ${f3:.2f}^{{20}} \\approx {sci(f3 ** 20)}$", f"${sci(2.0 ** 20)}$"),
+        ("$w = 2$, state saturated at $h_j = 0.9$", f"$(1 - 0.81) \\times 2 = {fmt_fixed(f3, 2)}$",
+         f"over 20 steps: ${fmt_fixed(f3, 2)}^{{20}} \\approx {sci(f3 ** 20)}$", f"${sci(2.0 ** 20)}$"),
     ]
     lines = ["| Case | One-step factor $(1 - h_j^2)\\,w$ | Product over a distance $t - s$ | Bound $\\lvert w \\rvert^{t-s}$ |",
              "|:--------------|:--------------|:------------------|:----------|"]
@@ -365,9 +302,9 @@ def worked_temperature_table(ns: dict | None) -> str:
             if (freq - probs).abs().max() > 0.02:
                 raise SystemExit(f"site_data.py: the lab's sample_with_temperature disagrees with "
                                  f"softmax(z/tau) at tau={tau}: {freq.tolist()} vs {probs.tolist()}")
-        zs = ", ".join(f"{x:g}" for x in scaled.tolist())
-        ps = ",\\ ".join(f"{x:.3f}" for x in probs.tolist())
-        lines.append(f"| {tau:g} | $({zs})$ | $({ps})$ |")
+        zs = ", ".join(fmt_short(x) for x in scaled.tolist())
+        ps = ",\\ ".join(fmt_fixed(x, 3) for x in probs.tolist())
+        lines.append(f"| {fmt_short(tau)} | $({zs})$ | $({ps})$ |")
     lines += ["", ": Logits $z_t = (2, 1, 0)$ at three temperatures (Equation 12).", ""]
     return "\n".join(lines)
 
@@ -381,9 +318,8 @@ def colab_partials(v: dict) -> dict[str, str]:
 
 
 def load_lab_source():
-    sys.path.insert(0, str(ROOT / "scripts"))
     try:
-        import lab_source  # the lab engineer's module: load_lab(), function_source()
+        from scripts import lab_source  # load_lab(), function_source()
     except ImportError as exc:
         warn(f"scripts/lab_source.py is not importable ({exc}): code listings are placeholders and the "
              "worked examples use a stand-in for the lab's code.")
@@ -396,13 +332,9 @@ def load_lab_source():
     return lab_source, ns
 
 
-def write_if_changed(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = text.rstrip("\n") + "\n"
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+def write_text(path: Path, text: str) -> None:
+    """Write a generated file ending in exactly one newline, only when its content changed."""
+    write_if_changed(path, text.rstrip("\n") + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -423,8 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     lab_source, ns = (None, None) if args.no_lab else load_lab_source()
 
     header = f"# GENERATED by scripts/site_data.py from {path.name}; do not edit.\n"
-    write_if_changed(args.out_root / "_variables.yml",
-                     header + yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=1000))
+    write_text(args.out_root / "_variables.yml",
+               header + yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=1000))
     gen = args.out_root / GENERATED
     partials = {
         "_results-table.md": results_table(data, v),
@@ -435,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         **colab_partials(v),
     }
     for name, text in partials.items():
-        write_if_changed(gen / name, text)
+        write_text(gen / name, text)
     print(f"site_data.py: {path} -> {args.out_root / '_variables.yml'} and {len(partials)} partials in {gen}")
     return 0
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Self-host the site's JavaScript, so the math and the OJS demo work with no network.
 
-    python3 scripts/vendor_js.py                # copy into vendor/ (what `quarto render` runs first)
-    python3 scripts/vendor_js.py --post-render  # fix up _site/ (what `quarto render` runs last)
-    python3 scripts/vendor_js.py --check [DIR]  # list references to CDNs left in DIR/**/*.html
+    python3 -m scripts.vendor_js                # copy into vendor/ (what `quarto render` runs first)
+    python3 -m scripts.vendor_js --post-render  # fix up _site/ (what `quarto render` runs last)
+    python3 -m scripts.vendor_js --check [DIR]  # list references to CDNs left in DIR/**/*.html
 
 Without this, Quarto's pages load MathJax from jsdelivr (plus an IE11 polyfill from cdnjs), and
 its OJS runtime loads Plot, Inputs and d3 (and htl) from jsdelivr; offline, no equation is typeset
@@ -39,9 +39,9 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-NODE_MODULES = ROOT / "node_modules"
-VENDOR = ROOT / "vendor"
+from scripts import paths
+from scripts.files import write_if_changed
+from scripts.paths import ROOT, rel
 
 # npm package -> the version Quarto's OJS runtime would fetch (and package.json pins)
 PINNED = {
@@ -62,13 +62,13 @@ ROOT_VENDOR_SRC = re.compile(r"(\bsrc=)([\"'])/vendor/")
 
 
 def package_dir(name: str) -> Path:
-    return NODE_MODULES / name
+    return paths.NODE_MODULES / name
 
 
 def installed_version(name: str) -> str:
     pkg = package_dir(name) / "package.json"
     if not pkg.exists():
-        raise SystemExit(f"vendor_js: {pkg.relative_to(ROOT)} is missing; run `npm ci` (make setup) first")
+        raise SystemExit(f"vendor_js: {rel(pkg)} is missing; run `npm ci` (make setup) first")
     return json.loads(pkg.read_text())["version"]
 
 
@@ -120,15 +120,7 @@ def build_observable_libs() -> str:
     )
 
 
-def write_if_changed(path: Path, text: str) -> None:
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def vendor(dest: Path = VENDOR) -> None:
+def vendor(dest: Path = paths.VENDOR) -> None:
     versions = {name: installed_version(name) for name in PINNED}
     wrong = {k: v for k, v in versions.items() if v != PINNED[k]}
     if wrong:
@@ -147,7 +139,7 @@ def vendor(dest: Path = VENDOR) -> None:
         shutil.copy2(package_dir("mathjax") / "LICENSE", mj_dest / "LICENSE")
     write_if_changed(dest / "observable-libs.js", build_observable_libs())
     write_if_changed(stamp, json.dumps(versions, indent=2) + "\n")
-    print(f"vendor_js: {dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest}/ ready "
+    print(f"vendor_js: {rel(dest)}/ ready "
           f"({', '.join(f'{k} {v}' for k, v in versions.items())})")
 
 

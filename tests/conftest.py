@@ -1,19 +1,13 @@
-"""Shared pytest settings: scripts/ on the import path, the corpus, markers."""
+"""Shared pytest fixtures: the corpus.  (pytest.ini puts the project root on the import path, so the
+tests import the project's own package, `from scripts import results`; it also declares the `slow`
+marker: `pytest -m "not slow"` skips the lab executions.)"""
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))      # the tests import the project's own modules, not copies
+from scripts import paths
 
-CORPUS = Path(os.environ.get("LAB3_CORPUS", ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"))
-
-
-def pytest_configure(config):
-    # the end-to-end build executes the lab at quick settings (about a minute): `pytest -m "not slow"` skips it
-    config.addinivalue_line("markers", "slow: runs the lab (about a minute on 2 CPU cores)")
+CORPUS = paths.corpus()
 
 
 @pytest.fixture(scope="session")

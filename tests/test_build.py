@@ -16,17 +16,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+from scripts import build, claims, files, formatting, lab_source, paths, plot_results, render_site, results
+from scripts.paths import ROOT
 
-import build  # noqa: E402
-import claims  # noqa: E402
-import plot_results  # noqa: E402
-import results  # noqa: E402
-
-FIXTURE = ROOT / "tests" / "fixtures" / "baselines.json"
-COMMITTED = ROOT / "data" / "baselines.json"
-CORPUS = Path(os.environ.get("LAB3_CORPUS", ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"))
+FIXTURE = paths.FIXTURE
+COMMITTED = paths.DATA_PATH
+CORPUS = paths.corpus()
 
 
 def fixture() -> dict:
@@ -119,8 +114,8 @@ def test_committed_results_have_provenance():
 
 def test_committed_results_are_not_stale():
     committed_or_skip()
-    s = results.staleness(COMMITTED, "full", results.FIGURES_DIR)
-    assert s.fresh, s.message + " (run `python scripts/build.py --settings full` and commit the result)"
+    s = results.staleness(COMMITTED, "full", paths.FIGURES_DIR)
+    assert s.fresh, s.message + " (run `python -m scripts.build --settings full` and commit the result)"
 
 
 def test_claims_hold_on_committed_results():
@@ -134,13 +129,13 @@ def test_claims_hold_on_committed_results():
 
 def test_committed_figures_are_drawn_from_the_committed_data():
     d = committed_or_skip()
-    svgs = {n: (results.FIGURES_DIR / n).read_text(encoding="utf-8") for n in results.FIGURE_NAMES}
+    svgs = {n: (paths.FIGURES_DIR / n).read_text(encoding="utf-8") for n in results.FIGURE_NAMES}
     for svg in svgs.values():
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     g, c = d["gradient_by_distance"], d["clipping_demo"]
     grad = svgs["gradient-by-distance.svg"]
     assert f"from {g['rnn_first_zero_distance']} characters back" in grad
-    assert plot_results._sci(g["lstm_rnn_ratio_at_50"]) in grad
+    assert formatting.fmt_factor(g["lstm_rnn_ratio_at_50"]) in grad
     assert f"{g['chunks']} validation chunks" in grad
     assert f"{c['steps']} steps" in svgs["clipping-demo.svg"]
 
@@ -177,14 +172,14 @@ def test_ngram_rows_must_match_lab1():
 
 def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built, capsys):
     out, lab = built
-    before = snapshot(build.Paths("full", str(out)).outputs())
+    before = snapshot(build.Destination("full", str(out)).outputs())
     d = json.loads(lab.read_text())
     d["clipping_demo"]["unclipped"]["final_loss"] = 3.9
     lab.write_text(json.dumps(d))
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 1
     text = capsys.readouterr().out
     assert "claims that no longer hold: unclipped_sgd_worse_than_uniform" in text
-    assert snapshot(build.Paths("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination("full", str(out)).outputs()) == before
 
 
 def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, capsys):
@@ -215,12 +210,12 @@ def test_build_adds_provenance(built):
 
 def test_unchanged_rebuild_does_not_rerun(built, capsys, monkeypatch):
     out, _ = built
-    before = snapshot(build.Paths("full", str(out)).outputs())
+    before = snapshot(build.Destination("full", str(out)).outputs())
     monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("the lab was re-run"))
     assert build.main(["--settings", "full", "--out", str(out)]) == 0
     assert "up to date" in capsys.readouterr().out
     assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 0
-    assert snapshot(build.Paths("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination("full", str(out)).outputs()) == before
 
 
 def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
@@ -233,11 +228,11 @@ def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
     s = results.staleness(data, "full", out / "figures")
     assert s.state == "stale" and recorded in s.message and changed in s.message
     # --no-run refuses, naming both hashes, and touches nothing
-    before = snapshot(build.Paths("full", str(out)).outputs())
+    before = snapshot(build.Destination("full", str(out)).outputs())
     assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 2
     text = capsys.readouterr().out
     assert "stale" in text and recorded in text and changed in text
-    assert snapshot(build.Paths("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination("full", str(out)).outputs()) == before
     # and a plain build would run the lab
     called = []
     monkeypatch.setattr(build, "execute", lambda *a, **k: called.append(1) or pytest.skip("ok"))
@@ -252,13 +247,11 @@ def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
 def test_staleness_with_real_lab_source_copy(built, tmp_path, monkeypatch):
     """Point the lab source at an edited copy: the hash changes and the data is stale."""
     out, _ = built
-    if not results.LAB_SOURCE.exists():
+    if not paths.LAB_SOURCE.exists():
         pytest.skip("the lab source is not there yet")
     copy_ = tmp_path / "lab03_sequence_models.py"
-    copy_.write_bytes(results.LAB_SOURCE.read_bytes() + b"\n# an edit\n")
-    import lab_source
-    monkeypatch.setattr(results, "LAB_SOURCE", copy_)
-    monkeypatch.setattr(lab_source, "LAB_SOURCE", copy_)
+    copy_.write_bytes(paths.LAB_SOURCE.read_bytes() + b"\n# an edit\n")
+    monkeypatch.setattr(paths, "LAB_SOURCE", copy_)      # the one definition: results and lab_source follow
     s = results.staleness(out / "data" / "baselines.json", "full", out / "figures")
     assert s.state == "stale" and s.current_sha256 == hashlib.sha256(copy_.read_bytes()).hexdigest()
 
@@ -284,7 +277,7 @@ def test_missing_figure_is_redrawn_without_running_the_lab(built, monkeypatch):
 # --------------------------------------------------------------------------------------------
 def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkeypatch):
     out, lab = built
-    outputs = build.Paths("full", str(out)).outputs()
+    outputs = build.Destination("full", str(out)).outputs()
     before = snapshot(outputs)
     d = json.loads(lab.read_text())
     d["models"]["lstm"]["training_steps"] = 2001          # a different measurement ...
@@ -302,12 +295,12 @@ def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkey
 
 def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
     out, lab = built
-    outputs = build.Paths("full", str(out)).outputs()
+    outputs = build.Destination("full", str(out)).outputs()
     before = snapshot(outputs)
     d = json.loads(lab.read_text())
     d["models"]["lstm"]["training_steps"] = 2001
     lab.write_text(json.dumps(d))
-    real, calls = results._replace, []
+    real, calls = files._replace, []
 
     def flaky(src, dst):
         calls.append(dst)
@@ -315,7 +308,7 @@ def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
             raise OSError("simulated crash between renames")
         real(src, dst)
 
-    monkeypatch.setattr(results, "_replace", flaky)
+    monkeypatch.setattr(files, "_replace", flaky)
     with pytest.raises(OSError, match="between renames"):
         build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
     assert snapshot(outputs) == before
@@ -325,20 +318,20 @@ def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
 
 def test_atomic_write_all_or_nothing(tmp_path):
     a, b = tmp_path / "a.txt", tmp_path / "sub" / "b.txt"
-    results.atomic_write({a: "one", b: b"two"})
+    files.atomic_write({a: "one", b: b"two"})
     assert a.read_text() == "one" and b.read_bytes() == b"two"
 
     class Unwritable:
         pass
 
     with pytest.raises(TypeError):
-        results.atomic_write({a: "new", b: Unwritable()})    # fails while staging
+        files.atomic_write({a: "new", b: Unwritable()})    # fails while staging
     assert a.read_text() == "one" and b.read_bytes() == b"two"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "sub"]
 
 
 def test_quick_never_targets_the_committed_files(capsys):
-    p = build.Paths("quick", None)
+    p = build.Destination("quick", None)
     assert p.data == ROOT / "build" / "quick" / "data" / "baselines.json"
     assert p.figures == ROOT / "build" / "quick" / "figures"
     assert build.main(["--settings", "quick", "--out", str(ROOT), "--no-run"]) == 2
@@ -366,16 +359,17 @@ def test_figures_are_labelled_svg():
 @pytest.mark.slow
 def test_quick_build_end_to_end(tmp_path):
     """Execute the lab at quick settings with nbclient and write a complete, valid result set."""
-    if not results.LAB_SOURCE.exists():
+    if not paths.LAB_SOURCE.exists():
         pytest.skip("the lab source is not there yet")
     if not CORPUS.exists():
         pytest.skip(f"corpus not found at {CORPUS} (set LAB3_CORPUS)")
-    committed_before = snapshot([COMMITTED] + [results.FIGURES_DIR / n for n in results.FIGURE_NAMES])
+    committed_before = snapshot([COMMITTED] + [paths.FIGURES_DIR / n for n in results.FIGURE_NAMES])
     sha_before = results.lab_source_sha256()
     out = tmp_path / "quick"
-    cmd = [sys.executable, str(ROOT / "scripts" / "build.py"), "--settings", "quick", "--out", str(out),
+    cmd = [sys.executable, "-m", "scripts.build", "--settings", "quick", "--out", str(out),
            "--device", "cpu", "--corpus", str(CORPUS)]
-    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))    # run from elsewhere: the build must not depend on cwd
+    r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     d = results.load_results(out / "data" / "baselines.json")
     p = d["provenance"]
@@ -389,17 +383,16 @@ def test_quick_build_end_to_end(tmp_path):
         assert (out / "figures" / n).stat().st_size > 1000
     assert (out / "build" / "lab03_executed.ipynb").exists()
     # the committed full results were not touched
-    assert snapshot([COMMITTED] + [results.FIGURES_DIR / n for n in results.FIGURE_NAMES]) == committed_before
+    assert snapshot([COMMITTED] + [paths.FIGURES_DIR / n for n in results.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
     if results.lab_source_sha256() == p["lab_source_sha256"]:
-        r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and "up to date" in r.stdout, r.stdout[-2000:]
 
 
 # --------------------------------------------------------------------------------------------
 # the site build (scripts/render_site.py) with a stand-in for quarto
 # --------------------------------------------------------------------------------------------
-import render_site  # noqa: E402
 
 FAKE_QUARTO = """#!/usr/bin/env python3
 import pathlib, sys
@@ -428,16 +421,23 @@ def project(tmp_path, monkeypatch):
     return proj
 
 
+def assert_no_scratch_left(project: Path) -> None:
+    """Only the site and the pre-render's output (_variables.yml, modules/*/_generated/) are left:
+    no scratch folder, and the pre-render wrote into the project rendered, not into this checkout."""
+    assert sorted(p.name for p in project.iterdir()) == ["_site", "_variables.yml", "modules"]
+    assert (project / paths.GENERATED / "_results-table.md").exists()
+
+
 def test_render_swaps_in_the_new_site(project, tmp_path):
     assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=False)]) == 0
     assert (project / "_site" / "index.html").read_text() == "new site"
-    assert sorted(p.name for p in project.iterdir()) == ["_site"]
+    assert_no_scratch_left(project)
 
 
 def test_failed_render_keeps_the_previous_site(project, tmp_path, capsys):
     assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=True)]) == 1
     assert (project / "_site" / "index.html").read_text() == "old site"
-    assert sorted(p.name for p in project.iterdir()) == ["_site"]
+    assert_no_scratch_left(project)
     assert "previous _site/ is unchanged" in capsys.readouterr().out
 
 
@@ -473,7 +473,7 @@ def test_execute_sets_the_lab_environment_and_keeps_the_notebook(tmp_path, capsy
         'import os, json\nprint("hello from the lab")',
         'json.dump({k: os.environ.get(k) for k in ("LAB3_SETTINGS", "LAB3_DEVICE", "LAB3_CORPUS")} | '
         '{"cwd": os.getcwd()}, open(os.environ["LAB3_RESULTS"], "w"))')
-    paths = build.Paths("quick", str(tmp_path / "out"))
+    paths = build.Destination("quick", str(tmp_path / "out"))
     out = build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
     got = json.loads(out.read_text())
     assert got == {"LAB3_SETTINGS": "quick", "LAB3_DEVICE": "cpu", "LAB3_CORPUS": str(tmp_path / "corpus.txt"),
@@ -486,7 +486,7 @@ def test_failing_cell_is_named_with_its_source_and_error(tmp_path):
     import nbformat
 
     nb = toy_notebook("x = 1", "def f():\n    raise ValueError('the checkpoint failed')\nf()", "print('never')")
-    paths = build.Paths("quick", str(tmp_path / "out"))
+    paths = build.Destination("quick", str(tmp_path / "out"))
     with pytest.raises(build.BuildError) as e:
         build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
     msg = str(e.value)
@@ -500,7 +500,7 @@ def test_failing_cell_is_named_with_its_source_and_error(tmp_path):
 
 def test_second_concurrent_build_is_refused(built, capsys):
     out, lab = built
-    held = build.acquire_lock(build.Paths("full", str(out)))
+    held = build.acquire_lock(build.Destination("full", str(out)))
     try:
         assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 2
         assert "another build is running" in capsys.readouterr().out

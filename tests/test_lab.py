@@ -11,7 +11,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from lab_source import load_lab
+from scripts.lab_source import load_lab
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,8 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from lab_source import LAB_SOURCE, STUDENT_NOTEBOOK, notebook_text, read_source, student_notebook
+from scripts.lab_source import notebook_text, read_source, student_notebook
+from scripts.paths import LAB_SOURCE, STUDENT_NOTEBOOK
 
 EXERCISES = ["1", "2", "3b", "4", "5", "stretch"]
 HINTED = ["1", "2", "3b", "4", "5", "stretch"]
@@ -30,7 +31,7 @@ def index_of(nb, tag):
 
 def test_student_notebook_is_up_to_date_with_its_source(committed):
     assert STUDENT_NOTEBOOK.read_text() == notebook_text(student_notebook()), \
-        "lab/lab03_sequence_models.ipynb is stale: run python scripts/make_notebooks.py"
+        "lab/lab03_sequence_models.ipynb is stale: run python -m scripts.make_notebooks"
 
 
 def test_valid_nbformat4_and_output_free(committed):

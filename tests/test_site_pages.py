@@ -56,7 +56,7 @@ SPEC_MEASURED = ["4.1744", "2.4922", "2.0859", "1.8326", "1.6959", "1.6114", "12
 # --------------------------------------------------------------------------------------------
 def run_site_data(out_root: Path, baselines: Path = FIXTURE) -> dict:
     env = dict(os.environ, M3_BASELINES=str(baselines))
-    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "site_data.py"), "--out-root", str(out_root)],
+    res = subprocess.run([sys.executable, "-m", "scripts.site_data", "--out-root", str(out_root)],
                          env=env, capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return yaml.safe_load((out_root / "_variables.yml").read_text(encoding="utf-8"))
@@ -188,15 +188,15 @@ def test_site_data_rejects_invalid_data(tmp_path):
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(bad))
     env = dict(os.environ, M3_BASELINES=str(p))
-    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "site_data.py"), "--out-root", str(tmp_path),
-                          "--no-lab"], env=env, capture_output=True, text=True)
+    res = subprocess.run([sys.executable, "-m", "scripts.site_data", "--out-root", str(tmp_path),
+                          "--no-lab"], env=env, capture_output=True, text=True, cwd=ROOT)
     assert res.returncode != 0 and "perplexity" in res.stderr
 
 
 def test_quarto_config():
     cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))
     assert cfg["project"]["type"] == "website"
-    assert "site_data.py" in str(cfg["project"]["pre-render"])
+    assert "-m scripts.site_data" in str(cfg["project"]["pre-render"])
     nav = [item["text"] for item in cfg["website"]["navbar"]["left"]]
     assert nav == ["Home", "Module 3", "Lab", "Glossary"]
     for item in cfg["website"]["navbar"]["left"]:
@@ -401,8 +401,7 @@ def test_includes_and_listings(gen):
     for page in PAGES:
         for name in INCLUDE.findall(page.read_text(encoding="utf-8")):
             assert include_target(name, page, out).exists(), f"{page.name}: include {name}"
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import lab_source
+    from scripts import lab_source
 
     for name in ["rnn_cell_step", "lstm_cell_step", "sample_with_temperature"]:
         listing = (out / GENERATED_REL / f"_code-{name.replace('_', '-')}.md").read_text(encoding="utf-8")

@@ -79,7 +79,7 @@ function harnessPage(script) {
 }
 
 const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chromium)`
-  : !existsSync(VENDOR) ? "vendor/ is missing (python3 scripts/vendor_js.py)" : false;
+  : !existsSync(VENDOR) ? "vendor/ is missing (python3 -m scripts.vendor_js)" : false;
 
 test("offline: vendored Plot/Inputs/d3/MathJax load and the demo draws and reacts", {skip, timeout: 120_000}, async () => {
   const page_ = harnessPage(compileOjs(readFileSync(SETUP, "utf8") + readFileSync(PARTIAL, "utf8")));
