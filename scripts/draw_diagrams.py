@@ -144,11 +144,11 @@ def dot(cx, cy, color=INK, r=4):
     return f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{color}"/>'
 
 
-def svg_document(width, height, title, desc, body, arrow_colors) -> str:
+def svg_document(name, width, height, title, desc, body, arrow_colors) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'role="img" aria-labelledby="title desc">\n'
-        f'<title id="title">{escape(title)}</title>\n<desc id="desc">{escape(desc)}</desc>\n'
+        f'role="img" aria-labelledby="{name}-title {name}-desc">\n'
+        f'<title id="{name}-title">{escape(title)}</title>\n<desc id="{name}-desc">{escape(desc)}</desc>\n'
         f'{markers(arrow_colors)}\n'
         f'<rect x="1" y="1" width="{width - 2}" height="{height - 2}" rx="14" fill="{CARD}" stroke="{CARD_EDGE}" stroke-width="1.5"/>\n'
         + "\n".join(body) + "\n</svg>\n"
@@ -157,163 +157,188 @@ def svg_document(width, height, title, desc, body, arrow_colors) -> str:
 
 # ---------------------------------------------------------------- Figure 1: RNN, loop and unrolled
 
-def rnn_unrolled() -> str:
-    W, H = 980, 400
-    body = []
-    bw, bh = 78, 46                      # node boxes
-    yz, yh, yx = 85, 200, 315            # rows: outputs, hidden states, inputs
+RNN_W, RNN_H = 980, 400
+NODE_W, NODE_H = 78, 46                  # node boxes
+ROW_Z, ROW_H, ROW_X = 85, 200, 315       # rows: outputs, hidden states, inputs
+LOOP_X = 140                             # the loop's column
+UNROLL_X = 312                           # the "unroll" arrow
+STEP_XS = [525, 705, 880]                # the unrolled columns t-1, t, t+1
 
-    def column(cx, t_sub, *, label_weights=True):
-        body.append(box(cx, yz, bw, bh, fill=ORANGE_BG, stroke=ORANGE))
-        body.append(mtext(cx, yz + 1, sym("z", t_sub)))
-        body.append(box(cx, yh, bw, bh, fill=GREEN_BG, stroke=GREEN))
-        body.append(mtext(cx, yh + 1, sym("h", t_sub)))
-        body.append(box(cx, yx, bw, bh, fill=BLUE_BG, stroke=BLUE))
-        body.append(mtext(cx, yx + 1, sym("x", t_sub)))
-        body.append(line([(cx, yx - bh / 2), (cx, yh + bh / 2 + 2)], color=BLUE))
-        body.append(line([(cx, yh - bh / 2), (cx, yz + bh / 2 + 2)], color=ORANGE))
-        if label_weights:
-            body.append(mtext(cx + 12, (yx + yh) / 2, sym("U"), anchor="start", color=BLUE, size=20))
-            body.append(mtext(cx + 12, (yh + yz) / 2, sym("W", "o"), anchor="start", color=ORANGE, size=20))
 
-    # left: the loop
-    lx = 150
-    column(lx, "t")
-    # self-loop on h_t through W: leaves the right side, circles round, comes back in from the left
-    body.append(path(
-        f"M {lx + bw / 2} {yh - 8} C {lx + bw / 2 + 70} {yh - 10}, {lx + bw / 2 + 70} {yh + 62}, {lx} {yh + 62} "
-        f"C {lx - bw / 2 - 70} {yh + 62}, {lx - bw / 2 - 70} {yh - 10}, {lx - bw / 2 - 1} {yh - 8}",
-        color=GREEN))
-    body.append(mtext(lx + bw / 2 + 58, yh + 44, sym("W"), color=GREEN, size=20, anchor="start"))
-    body.append(text(lx, 30, "the RNN as a loop", size=17, font=SANS_FONT, color=MUTED))
+def rnn_column(cx: float, t_sub: str) -> list[str]:
+    """x -> h -> z for one time step, with the U and W_o labels beside the arrows."""
+    return [
+        box(cx, ROW_Z, NODE_W, NODE_H, fill=ORANGE_BG, stroke=ORANGE), mtext(cx, ROW_Z + 1, sym("z", t_sub)),
+        box(cx, ROW_H, NODE_W, NODE_H, fill=GREEN_BG, stroke=GREEN), mtext(cx, ROW_H + 1, sym("h", t_sub)),
+        box(cx, ROW_X, NODE_W, NODE_H, fill=BLUE_BG, stroke=BLUE), mtext(cx, ROW_X + 1, sym("x", t_sub)),
+        line([(cx, ROW_X - NODE_H / 2), (cx, ROW_H + NODE_H / 2 + 2)], color=BLUE),
+        line([(cx, ROW_H - NODE_H / 2), (cx, ROW_Z + NODE_H / 2 + 2)], color=ORANGE),
+        mtext(cx + 12, (ROW_X + ROW_H) / 2, sym("U"), anchor="start", color=BLUE, size=20),
+        mtext(cx + 12, (ROW_H + ROW_Z) / 2, sym("W", "o"), anchor="start", color=ORANGE, size=20),
+    ]
 
-    # the "unroll" arrow
-    ux = 292
-    body.append(line([(ux - 26, yh), (ux + 26, yh)], color=MUTED, width=2.5))
-    body.append(text(ux, yh - 22, "unroll", size=16, font=SANS_FONT, color=MUTED))
 
-    # right: three steps
-    xs = [525, 705, 880]
-    subs = ["t-1", "t", "t+1"]
-    for cx, s in zip(xs, subs):
-        column(cx, s)
-    # recurrent connections h_{t-2} -> h_{t-1} -> h_t -> h_{t+1} -> ...
+def rnn_loop() -> list[str]:
+    """Left: the RNN as a loop.  The self-loop leaves h_t's right side above the middle and comes back
+    in below it, clear of the U and W_o labels on the vertical arrows."""
+    right = LOOP_X + NODE_W / 2
+    return rnn_column(LOOP_X, "t") + [
+        path(f"M {right} {ROW_H - 12} C {right + 78} {ROW_H - 62}, {right + 78} {ROW_H + 62}, {right + 2} {ROW_H + 12}",
+             color=GREEN),
+        mtext(right + 66, ROW_H, sym("W"), color=GREEN, size=20, anchor="start"),
+        text(LOOP_X, 30, "the RNN as a loop", size=17, font=SANS_FONT, color=MUTED),
+        line([(UNROLL_X - 26, ROW_H), (UNROLL_X + 26, ROW_H)], color=MUTED, width=2.5),
+        text(UNROLL_X, ROW_H - 22, "unroll", size=16, font=SANS_FONT, color=MUTED),
+    ]
+
+
+def rnn_steps() -> list[str]:
+    """Right: three steps, h_{t-2} -> h_{t-1} -> h_t -> h_{t+1} -> ... through the same W."""
+    xs, half = STEP_XS, NODE_W / 2
+    body = [part for cx, s in zip(xs, ["t-1", "t", "t+1"]) for part in rnn_column(cx, s)]
     start = xs[0] - 120
-    body.append(line([(start, yh), (xs[0] - bw / 2 - 2, yh)], color=GREEN, dash="2 6", arrow=False))
-    body.append(line([(xs[0] - 72, yh), (xs[0] - bw / 2 - 2, yh)], color=GREEN))
-    body.append(mtext(xs[0] - 62, yh - 18, sym("W"), color=GREEN, size=20))
+    body += [
+        line([(start, ROW_H), (xs[0] - half - 2, ROW_H)], color=GREEN, dash="2 6", arrow=False),
+        line([(xs[0] - 72, ROW_H), (xs[0] - half - 2, ROW_H)], color=GREEN),
+        mtext(xs[0] - 62, ROW_H - 18, sym("W"), color=GREEN, size=20),
+        mtext(start - 8, ROW_H, sym("h", "t-2"), anchor="end", color=GREEN, size=20),
+    ]
     for a, b in zip(xs, xs[1:]):
-        body.append(line([(a + bw / 2, yh), (b - bw / 2 - 2, yh)], color=GREEN))
-        body.append(mtext((a + b) / 2, yh - 18, sym("W"), color=GREEN, size=20))
-    body.append(line([(xs[-1] + bw / 2, yh), (xs[-1] + bw / 2 + 34, yh)], color=GREEN, dash="2 6", arrow=False))
-    body.append(text((xs[0] + xs[-1]) / 2, 30, "unrolled over three time steps: the same U, W, Wₒ at every step",
-                     size=17, font=SANS_FONT, color=MUTED))
-    body.append(mtext(start - 8, yh, sym("h", "t-2"), anchor="end", color=GREEN, size=20))
+        body += [line([(a + half, ROW_H), (b - half - 2, ROW_H)], color=GREEN),
+                 mtext((a + b) / 2, ROW_H - 18, sym("W"), color=GREEN, size=20)]
+    body += [
+        line([(xs[-1] + half, ROW_H), (xs[-1] + half + 34, ROW_H)], color=GREEN, dash="2 6", arrow=False),
+        text((xs[0] + xs[-1]) / 2, 30, "unrolled over three time steps: the same U, W, Wₒ at every step",
+             size=17, font=SANS_FONT, color=MUTED),
+    ]
+    return body
 
-    # legend along the bottom
-    ly = 372
-    items = [(BLUE, BLUE_BG, "input (embedding)"), (GREEN, GREEN_BG, "hidden state"), (ORANGE, ORANGE_BG, "logits")]
-    x0 = 250
-    for c, bg, label in items:
-        body.append(f'<rect x="{x0}" y="{ly - 9}" width="26" height="18" rx="4" fill="{bg}" stroke="{c}" stroke-width="2"/>')
-        body.append(text(x0 + 34, ly, label, size=16, anchor="start", font=SANS_FONT, color=INK))
-        x0 += 190
+
+def rnn_legend(y: float = 372, x0: float = 250, step: float = 190) -> list[str]:
+    body = []
+    for i, (c, bg, label) in enumerate([(BLUE, BLUE_BG, "input (embedding)"), (GREEN, GREEN_BG, "hidden state"),
+                                        (ORANGE, ORANGE_BG, "logits")]):
+        x = x0 + i * step
+        body += [f'<rect x="{x}" y="{y - 9}" width="26" height="18" rx="4" fill="{bg}" stroke="{c}" stroke-width="2"/>',
+                 text(x + 34, y, label, size=16, anchor="start", font=SANS_FONT, color=INK)]
+    return body
+
+
+def rnn_unrolled() -> str:
     return svg_document(
-        W, H,
+        "rnn-unrolled", RNN_W, RNN_H,
         "Figure 1: an RNN as a loop and unrolled over three time steps",
         "Left: an input x_t enters the hidden state h_t through U, h_t feeds back to itself through W, and the "
         "logits z_t leave through W_o. Right: the same network unrolled over steps t-1, t and t+1; each hidden "
         "state passes to the next through W, and the same U, W and W_o are used at every step.",
-        body, [BLUE, GREEN, ORANGE, MUTED])
+        rnn_loop() + rnn_steps() + rnn_legend(), [BLUE, GREEN, ORANGE, MUTED])
 
 
 # ---------------------------------------------------------------- Figure 2: one LSTM cell
 
-def lstm_cell() -> str:
-    W, H = 980, 470
-    body = []
-    top = 100                 # the cell state line
-    bus = 360                 # h_{t-1} and x_t, feeding every gate
-    gy = 270                  # gate boxes
-    gw, gh = 62, 42
-    xf, xi, xc, xo = 300, 430, 545, 665
-    xadd = 490                # ⊕ on the cell state, above the i ⊙ c̃ product
-    xtanh = 780               # tanh(c_t) and the output product
-    r = 16
+LSTM_W, LSTM_H = 980, 470
+CELL_Y = 100                   # the cell state line
+BUS_Y = 360                    # h_{t-1} and x_t, feeding every gate
+GATE_Y = 270                   # gate boxes
+GATE_W, GATE_H = 62, 42
+X_F, X_I, X_C, X_O = 300, 430, 545, 665
+X_ADD = 490                    # ⊕ on the cell state, above the i ⊙ c̃ product
+X_TANH = 780                   # tanh(c_t) and the output product
+PRODUCT_Y = 185                # the i ⊙ c̃ product
+OP_R = 16                      # ⊗ and ⊕ circles
+RIGHT_EDGE = 935
 
-    # the cell body
-    body.append(f'<rect x="150" y="52" width="720" height="348" rx="20" fill="{CELL_BG}" stroke="{CARD_EDGE}" stroke-width="1.5"/>')
-    body.append(text(168, 74, "one LSTM step", size=16, anchor="start", font=SANS_FONT, color=MUTED))
 
-    # cell state along the top
-    body.append(line([(60, top), (xf - r - 2, top)], color=INK, width=4, arrow=False))
-    body.append(line([(xf + r, top), (xadd - r - 2, top)], color=INK, width=4, arrow=False))
-    body.append(line([(xadd + r, top), (935, top)], color=INK, width=4))
-    body.append(mtext(62, top - 26, sym("c", "t-1"), anchor="start", size=24))
-    body.append(mtext(935, top - 26, sym("c", "t"), anchor="end", size=24))
-    body.append(text((xadd + xtanh) / 2 + 20, top - 22, "cell state", size=16, font=SANS_FONT, color=MUTED))
-    body.append(op_circle(xf, top, "times", r=r))
-    body.append(op_circle(xadd, top, "plus", r=r))
-
-    # the input bus: h_{t-1} from the left, x_t from below
-    body.append(line([(60, bus), (xo, bus)], color=GREEN, width=2.5, arrow=False))
-    body.append(mtext(62, bus - 22, sym("h", "t-1"), anchor="start", size=24, color=GREEN))
-    body.append(line([(215, 445), (215, bus + 5)], color=BLUE, width=2.5, arrow=False))
-    body.append(dot(215, bus, GREEN, 5))
-    body.append(mtext(228, 432, sym("x", "t"), anchor="start", size=24, color=BLUE))
-    for gx in (xf, xi, xc, xo):
-        body.append(dot(gx, bus, GREEN, 4.5))
-        body.append(line([(gx, bus), (gx, gy + gh / 2 + 2)], color=GREEN, width=2))
-
-    # the gate layers
-    for gx, label, color, bg in [(xf, "σ", ORANGE, ORANGE_BG), (xi, "σ", ORANGE, ORANGE_BG),
-                                 (xc, "tanh", PURPLE, PURPLE_BG), (xo, "σ", ORANGE, ORANGE_BG)]:
-        body.append(box(gx, gy, gw, gh, fill=bg, stroke=color, r=8))
-        body.append(text(gx, gy + 1, label, size=22 if label == "σ" else 19, color=color))
-
-    # forget gate up to the ⊗ on the cell state
-    body.append(line([(xf, gy - gh / 2), (xf, top + r + 2)], color=ORANGE))
-    body.append(mtext(xf + 10, (gy + top) / 2 + 8, sym("f", "t"), anchor="start", color=ORANGE))
-    # i_t ⊙ c̃_t, then up to the ⊕
-    ym = 185
-    body.append(line([(xi, gy - gh / 2), (xi, ym), (xadd - r - 2, ym)], color=ORANGE))
-    body.append(line([(xc, gy - gh / 2), (xc, ym), (xadd + r + 2, ym)], color=PURPLE))
-    body.append(op_circle(xadd, ym, "times", r=r))
-    body.append(line([(xadd, ym - r), (xadd, top + r + 2)], color=INK))
-    body.append(mtext(xi - 10, (gy + ym) / 2 + 10, sym("i", "t"), anchor="end", color=ORANGE))
-    body.append(mtext(xc + 10, (gy + ym) / 2 + 10, sym("c", "t", accent="\u0303"), anchor="start", color=PURPLE))
-    # output: tanh(c_t) scaled by o_t gives h_t
-    body.append(dot(xtanh, top, INK, 5))
-    body.append(line([(xtanh, top), (xtanh, 168 - 18 - 2)], color=INK))
-    body.append(box(xtanh, 168, 64, 36, fill=PURPLE_BG, stroke=PURPLE, r=18))
-    body.append(text(xtanh, 169, "tanh", size=19, color=PURPLE))
-    body.append(line([(xtanh, 168 + 18), (xtanh, gy - r - 2)], color=PURPLE))
-    body.append(op_circle(xtanh, gy, "times", r=r))
-    body.append(line([(xo + gw / 2, gy), (xtanh - r - 2, gy)], color=ORANGE))
-    body.append(mtext((xo + gw / 2 + xtanh - r) / 2, gy - 18, sym("o", "t"), color=ORANGE))
-    body.append(line([(xtanh + r, gy), (935, gy)], color=GREEN, width=2.5))
-    body.append(mtext(935, gy - 24, sym("h", "t"), anchor="end", size=24, color=GREEN))
-
-    # legend
-    ly = 440
-    x0 = 330
-    legend = [
-        (lambda x: box(x + 13, ly, 26, 20, fill=ORANGE_BG, stroke=ORANGE, r=4), "sigmoid gate", 150),
-        (lambda x: box(x + 13, ly, 26, 20, fill=PURPLE_BG, stroke=PURPLE, r=4), "tanh", 95),
-        (lambda x: op_circle(x + 13, ly, "times", r=11), "elementwise product", 200),
-        (lambda x: op_circle(x + 13, ly, "plus", r=11), "sum", 70),
+def lstm_cell_state() -> list[str]:
+    """The cell body, and the cell state along the top through the forget ⊗ and the ⊕."""
+    r = OP_R
+    return [
+        f'<rect x="150" y="52" width="720" height="348" rx="20" fill="{CELL_BG}" stroke="{CARD_EDGE}" stroke-width="1.5"/>',
+        text(168, 74, "one LSTM step", size=16, anchor="start", font=SANS_FONT, color=MUTED),
+        line([(60, CELL_Y), (X_F - r - 2, CELL_Y)], color=INK, width=4, arrow=False),
+        line([(X_F + r, CELL_Y), (X_ADD - r - 2, CELL_Y)], color=INK, width=4, arrow=False),
+        line([(X_ADD + r, CELL_Y), (RIGHT_EDGE, CELL_Y)], color=INK, width=4),
+        mtext(62, CELL_Y - 26, sym("c", "t-1"), anchor="start", size=24),
+        mtext(RIGHT_EDGE, CELL_Y - 26, sym("c", "t"), anchor="end", size=24),
+        text((X_ADD + X_TANH) / 2 + 20, CELL_Y - 22, "cell state", size=16, font=SANS_FONT, color=MUTED),
+        op_circle(X_F, CELL_Y, "times", r=r),
+        op_circle(X_ADD, CELL_Y, "plus", r=r),
     ]
-    for shape, label, step in legend:
-        body.append(shape(x0))
-        body.append(text(x0 + 34, ly, label, size=16, anchor="start", font=SANS_FONT))
+
+
+def lstm_inputs_and_gates() -> list[str]:
+    """The input bus (h_{t-1} from the left, x_t from below) feeding the four gate layers."""
+    body = [
+        line([(60, BUS_Y), (X_O, BUS_Y)], color=GREEN, width=2.5, arrow=False),
+        mtext(62, BUS_Y - 22, sym("h", "t-1"), anchor="start", size=24, color=GREEN),
+        line([(215, 445), (215, BUS_Y + 5)], color=BLUE, width=2.5, arrow=False),
+        dot(215, BUS_Y, GREEN, 5),
+        mtext(228, 432, sym("x", "t"), anchor="start", size=24, color=BLUE),
+    ]
+    for gx, label, color, bg in [(X_F, "σ", ORANGE, ORANGE_BG), (X_I, "σ", ORANGE, ORANGE_BG),
+                                 (X_C, "tanh", PURPLE, PURPLE_BG), (X_O, "σ", ORANGE, ORANGE_BG)]:
+        body += [dot(gx, BUS_Y, GREEN, 4.5), line([(gx, BUS_Y), (gx, GATE_Y + GATE_H / 2 + 2)], color=GREEN, width=2),
+                 box(gx, GATE_Y, GATE_W, GATE_H, fill=bg, stroke=color, r=8),
+                 text(gx, GATE_Y + 1, label, size=22 if label == "σ" else 19, color=color)]
+    return body
+
+
+def lstm_writes() -> list[str]:
+    """f_t up to the ⊗ on the cell state; i_t ⊙ c̃_t up to the ⊕.  The i_t and c̃_t labels sit halfway
+    between the product line and the gate boxes, clear of both."""
+    r, top_of_gates = OP_R, GATE_Y - GATE_H / 2
+    label_y = (PRODUCT_Y + top_of_gates) / 2
+    return [
+        line([(X_F, top_of_gates), (X_F, CELL_Y + r + 2)], color=ORANGE),
+        mtext(X_F + 10, (GATE_Y + CELL_Y) / 2 + 8, sym("f", "t"), anchor="start", color=ORANGE),
+        line([(X_I, top_of_gates), (X_I, PRODUCT_Y), (X_ADD - r - 2, PRODUCT_Y)], color=ORANGE),
+        line([(X_C, top_of_gates), (X_C, PRODUCT_Y), (X_ADD + r + 2, PRODUCT_Y)], color=PURPLE),
+        op_circle(X_ADD, PRODUCT_Y, "times", r=r),
+        line([(X_ADD, PRODUCT_Y - r), (X_ADD, CELL_Y + r + 2)], color=INK),
+        mtext(X_I - 10, label_y, sym("i", "t"), anchor="end", color=ORANGE),
+        mtext(X_C + 10, label_y, sym("c", "t", accent="\u0303"), anchor="start", color=PURPLE),
+    ]
+
+
+def lstm_output() -> list[str]:
+    """tanh(c_t) scaled by o_t gives h_t; the o_t label sits above its arrow."""
+    r = OP_R
+    return [
+        dot(X_TANH, CELL_Y, INK, 5),
+        line([(X_TANH, CELL_Y), (X_TANH, 168 - 18 - 2)], color=INK),
+        box(X_TANH, 168, 64, 36, fill=PURPLE_BG, stroke=PURPLE, r=18),
+        text(X_TANH, 169, "tanh", size=19, color=PURPLE),
+        line([(X_TANH, 168 + 18), (X_TANH, GATE_Y - r - 2)], color=PURPLE),
+        op_circle(X_TANH, GATE_Y, "times", r=r),
+        line([(X_O + GATE_W / 2, GATE_Y), (X_TANH - r - 2, GATE_Y)], color=ORANGE),
+        mtext((X_O + GATE_W / 2 + X_TANH - r) / 2, GATE_Y - 28, sym("o", "t"), color=ORANGE),
+        line([(X_TANH + r, GATE_Y), (RIGHT_EDGE, GATE_Y)], color=GREEN, width=2.5),
+        mtext(RIGHT_EDGE, GATE_Y - 24, sym("h", "t"), anchor="end", size=24, color=GREEN),
+    ]
+
+
+def lstm_legend(y: float = 440, x0: float = 330) -> list[str]:
+    body = []
+    for shape, label, step in [
+        (lambda x: box(x + 13, y, 26, 20, fill=ORANGE_BG, stroke=ORANGE, r=4), "sigmoid gate", 150),
+        (lambda x: box(x + 13, y, 26, 20, fill=PURPLE_BG, stroke=PURPLE, r=4), "tanh", 95),
+        (lambda x: op_circle(x + 13, y, "times", r=11), "elementwise product", 200),
+        (lambda x: op_circle(x + 13, y, "plus", r=11), "sum", 70),
+    ]:
+        body += [shape(x0), text(x0 + 34, y, label, size=16, anchor="start", font=SANS_FONT)]
         x0 += step
+    return body
+
+
+def lstm_cell() -> str:
     return svg_document(
-        W, H,
+        "lstm-cell", LSTM_W, LSTM_H,
         "Figure 2: one LSTM cell",
         "The cell state runs along the top from c_{t-1} to c_t. It is multiplied elementwise by the forget "
         "gate f_t, then the product of the input gate i_t and the candidate c-tilde_t is added. The output "
         "gate o_t scales tanh(c_t) to give h_t. All gates read h_{t-1} and x_t.",
-        body, [INK, GREEN, BLUE, ORANGE, PURPLE])
+        lstm_cell_state() + lstm_inputs_and_gates() + lstm_writes() + lstm_output() + lstm_legend(),
+        [INK, GREEN, BLUE, ORANGE, PURPLE])
 
 
 def main() -> None:
