@@ -46,6 +46,8 @@ def test_sci_tex_and_missing():
     (0.0996, "10%"),       # 9.96 rounds to 10.0: whole percents from 10 up, not "10.0%"
     (0.0995, "10%"),
     (0.0994, "9.9%"),
+    (0.123, "12%"),        # between 10% and 100%: whole percents (a cut-off moved up shows 12.3%)
+    (0.456, "46%"),
     (0.00049, "0%"),
 ])
 def test_percent(share, expected):

@@ -92,3 +92,18 @@ test("readout: final state and the one-step factor there", () => {
   assert.ok(close(factor, (1 - h * h) * 2));
   assert.match(readout(2, 1), /^State after 60 steps: h = 0\.\d{3}\. One-step factor there: \(1 − h²\) · w = 0\.\d{3}\.$/);
 });
+
+test("each distance multiplies in the factor of its own step (hand arithmetic, 3 steps, w = 1.5, x = 0.5)", () => {
+  // h_1 = tanh(0.5) = 0.462117157260010, h_2 = tanh(1.5 h_1 + 0.5) = 0.831561192897551,
+  // h_3 = tanh(1.5 h_2 + 0.5) = 0.941072243729743 (worked to 30 digits by hand, with mpmath)
+  // d = 1: (1 - h_3^2) 1.5; d = 2: that times (1 - h_2^2) 1.5; d = 3: times (1 - h_1^2) 1.5.
+  // A fixed point is not used: there neighbouring states agree and an index off by one goes unseen.
+  const want = [1, 0.171574548122202, 0.0793976618021062, 0.0936631666905927];
+  const rows = gradientByDistance(1.5, 0.5, 3);
+  assert.equal(rows.length, 4);
+  rows.forEach((r, d) => {
+    assert.equal(r.distance, d);
+    assert.ok(close(r.measured, want[d], 1e-12), `d = ${d}: ${r.measured}, want ${want[d]}`);
+    assert.ok(close(r.bound, 1.5 ** d));
+  });
+});
