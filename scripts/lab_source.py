@@ -11,16 +11,19 @@ Cell tags say what each cell is: `def` (only defines things: safe to execute in 
 `exercise-N`, `hint-N`, `checkpoint-N`. From this one file come:
 
 - the student notebook: each solution region becomes `# TODO` + `raise NotImplementedError`, and a
-  folded (Colab form) solution cell follows the exercise's checkpoint;
+  folded (Colab form) solution cell follows the exercise (above its checkpoint),
+  which replaces the student's code only when the student ticks its `use_solution` box;
 - the solution notebook the build executes: the same cells, with the solutions in place;
 - `load_lab()`: the lab's definition cells executed into a namespace, which the tests and the site
   use, so they exercise the very code the notebook runs;
-- `function_source()`: the source of one function, for the site's code listings.
+- `function_source()`: the source of one function, for the site's code listings;
+- `lab_constant()`: a constant the lab defines (e.g. Lab 1's test values), for the build's checks.
 
     python -m scripts.make_notebooks     # writes the student notebook
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 from pathlib import Path
@@ -55,6 +58,11 @@ def solution_code(code: str) -> str:
     return "\n".join(line for line in code.splitlines() if not (BEGIN.match(line) or END.match(line)))
 
 
+def exercise_title(exercise: str) -> str:
+    """The one name of an exercise, from its tag: '3b' -> 'Exercise 3B', 'challenge' -> 'Challenge'."""
+    return "Challenge" if exercise == "challenge" else f"Exercise {exercise.upper()}"
+
+
 def stub_code(code: str, exercise: str) -> str:
     """The cell with every solution region replaced by a TODO comment and NotImplementedError."""
     out, inside, current_def = [], False, None
@@ -68,8 +76,8 @@ def stub_code(code: str, exercise: str) -> str:
                 raise ValueError(f"exercise {exercise}: nested BEGIN SOLUTION")
             inside = True
             indent, todo = begin.group("indent"), begin.group("todo") or "write this part"
-            out.append(f"{indent}# TODO (Exercise {exercise}): {todo}")
-            out.append(f'{indent}raise NotImplementedError("Exercise {exercise}: write {current_def}")')
+            out.append(f"{indent}# TODO ({exercise_title(exercise)}): {todo}")
+            out.append(f'{indent}raise NotImplementedError("{exercise_title(exercise)}: write {current_def}")')
         elif END.match(line):
             if not inside:
                 raise ValueError(f"exercise {exercise}: END SOLUTION without BEGIN")
@@ -86,27 +94,40 @@ def read_source(path: Path | None = None):
 
 
 def _folded_solution_cell(exercise: str, code: str):
-    title = "Challenge" if exercise == "stretch" else f"Exercise {exercise.upper()}"
-    header = f'#@title Solution · {title} (run this cell if you are stuck) {{ display-mode: "form" }}'
-    return nbformat.v4.new_code_cell(header + "\n" + solution_code(code),
-                                     metadata={"tags": [f"solution-{exercise}"], "cellView": "form"})
+    """The reference code under reference_<name>. It replaces the student's functions only when the student
+    ticks use_solution (a Colab form checkbox): Run All keeps the student's own code."""
+    title = exercise_title(exercise)
+    solution = solution_code(code)
+    names = [m.group("name") for m in map(DEF.match, solution.splitlines()) if m]
+    for name in names:
+        solution = re.sub(rf"^def {name}\(", f"def reference_{name}(", solution, flags=re.MULTILINE)
+    listed = " and ".join(names)
+    source = "\n".join([
+        f'#@title Solution · {title} (stuck? tick use_solution, then run this cell) {{ display-mode: "form" }}',
+        'use_solution = False  #@param {type:"boolean"}',
+        f"# Unticked, this cell only defines {' and '.join('reference_' + n for n in names)}; the lab uses yours.",
+        "", "", solution.strip("\n"), "", "",
+        "if use_solution:",
+        *[f"    {name} = reference_{name}" for name in names],
+        f'    print("{title}: the rest of the lab uses the reference {listed}. To go back to yours, untick "',
+        '          "use_solution and run your exercise cell again.")',
+    ])
+    return nbformat.v4.new_code_cell(source, metadata={"tags": [f"solution-{exercise}"], "cellView": "form",
+                                                       "jupyter": {"source_hidden": True}})
 
 
 def build_notebook(mode: str, path: Path | None = None):
-    """mode 'student': stubs, folded solutions after each checkpoint. mode 'solution': solutions in place
-    (the folded solution cells stay, so the build also executes them)."""
+    """mode 'student': stubs, each followed by its folded solution cell (above the checkpoint). mode 'solution':
+    solutions in place (the folded solution cells stay, unticked, so the build also executes them)."""
     if mode not in ("student", "solution"):
         raise ValueError(f"mode must be 'student' or 'solution', not {mode!r}")
     source = read_source(path)
-    exercises = {}
     cells = []
     for cell in source.cells:
         exercise = _tag_suffix(cell, "exercise")
-        checkpoint = _tag_suffix(cell, "checkpoint")
         if cell.cell_type == "code":
             code = cell.source
             if exercise:
-                exercises[exercise] = code
                 code = stub_code(code, exercise) if mode == "student" else solution_code(code)
             new = nbformat.v4.new_code_cell(code, metadata={"tags": _tags(cell)} if _tags(cell) else {})
             if code.startswith("#@title"):
@@ -114,8 +135,8 @@ def build_notebook(mode: str, path: Path | None = None):
         else:
             new = nbformat.v4.new_markdown_cell(cell.source, metadata={"tags": _tags(cell)} if _tags(cell) else {})
         cells.append(new)
-        if checkpoint and checkpoint in exercises:
-            cells.append(_folded_solution_cell(checkpoint, exercises[checkpoint]))
+        if exercise and cell.cell_type == "code":
+            cells.append(_folded_solution_cell(exercise, cell.source))
     for index, cell in enumerate(cells):   # stable ids, so a regenerated notebook is byte-identical
         cell.id = f"cell-{index:03d}"
     nb = nbformat.v4.new_notebook(cells=cells, metadata={
@@ -163,3 +184,13 @@ def function_source(name: str, path: Path | None = None) -> str:
                     end += 1
                 return "\n".join(lines[start:end]).rstrip() + "\n"
     raise KeyError(f"no function {name!r} in {path or paths.LAB_SOURCE}")
+
+
+def lab_constant(name: str, path: Path | None = None):
+    """The literal value the lab source assigns to the top-level name `name` (e.g. LAB1_TEST_NATS),
+    read without running the lab, so that the build checks against the lab's own value, not a copy."""
+    path = Path(path or paths.LAB_SOURCE)
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
+            return ast.literal_eval(node.value)
+    raise KeyError(f"{path} assigns no literal to a top-level {name}")

@@ -24,9 +24,19 @@ def student():
     return load_lab("student")
 
 
+NAMES = {"checkpoint_1": "Checkpoint 1 (Exercise 1, ", "checkpoint_2": "Checkpoint 2 (Exercise 2, ",
+         "checkpoint_3a": "Checkpoint 3A (Exercise 3A, ", "checkpoint_3b": "Checkpoint 3B (Exercise 3B, ",
+         "checkpoint_4": "Checkpoint 4 (Exercise 4, ", "checkpoint_4b": "Checkpoint 4B (after Exercise 4",
+         "checkpoint_results": "Results checkpoint (", "checkpoint_5": "Checkpoint 5 (Exercise 5, ",
+         "checkpoint_challenge": "Challenge checkpoint ("}
+
+
 def fails(lab, checkpoint, *args, match):
-    with pytest.raises(lab["CheckpointError"], match=match):
+    """The checkpoint fails with its own one-line name first (one naming scheme), and the message matches."""
+    with pytest.raises(lab["CheckpointError"], match=match) as err:
         lab[checkpoint](*args)
+    assert str(err.value).startswith("❌ " + NAMES[checkpoint]), str(err.value)
+    return str(err.value)
 
 
 # --- Exercise 1 -----------------------------------------------------------------------------------
@@ -51,6 +61,43 @@ def test_checkpoint_1(lab, student):
     fails(lab, "checkpoint_1", untransposed, match=r"W is not transposed")
     wrong_shape = lambda x, h, W, U, b: torch.tanh(h @ W.T + x @ U.T + b).T  # noqa: E731
     fails(lab, "checkpoint_1", wrong_shape, match=r"shape \(7, 4\), expected \(4, 7\)")
+
+
+def test_checkpoint_1_needs_gradients_to_flow_as_rnnlm_and_exercise_3a_use_them(lab):
+    @torch.no_grad()
+    def under_no_grad(x, h, W, U, b):                       # right values; RNNLM would train only W_o, b_o
+        return torch.tanh(h @ W.T + x @ U.T + b)
+    fails(lab, "checkpoint_1", under_no_grad, match=r"h_t does not carry gradients.*torch.no_grad\(\)")
+
+    detached_w = lambda x, h, W, U, b: torch.tanh(h @ W.detach().T + x @ U.T + b)  # noqa: E731
+    fails(lab, "checkpoint_1", detached_w, match=r"carries no gradient back to W\b")
+
+    def through_numpy(x, h, W, U, b):
+        a = h.detach().numpy() @ W.detach().numpy().T + x.detach().numpy() @ U.detach().numpy().T + b.detach().numpy()
+        return torch.from_numpy(np.tanh(a))
+    fails(lab, "checkpoint_1", through_numpy, match=r"does not carry gradients")
+
+    def in_place(x, h, W, U, b):                            # changes the caller's h_prev
+        h.mul_(0).add_(x @ U.T)
+        return torch.tanh(h @ W.T + b)
+    message = fails(lab, "checkpoint_1", in_place, match=r"`in_place` raised an error:\n    RuntimeError: .*in-place")
+    assert "a = a + b, not a += b" in message and "at line" in message and "h.mul_(0)" in message
+
+
+def test_checkpoint_errors_from_student_code_are_named_with_the_original_error_beneath(lab):
+    def returns_list(logits, targets):                       # float() of a list, inside the checkpoint
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+        return loss, [torch.exp(loss)], loss / math.log(2)
+    message = fails(lab, "checkpoint_2", returns_list, match=r"cannot be used the way the lab uses it")
+    assert "\n    TypeError: float() argument must be" in message
+
+    def typo(x_t, h_prev, W, U, b):
+        return torch.tanh(h_prev @ W.T + x_t @ U + b)        # U not transposed: a shape error
+    message = fails(lab, "checkpoint_1", typo, match=r"`typo` raised an error:\n    RuntimeError")
+    assert "at line" in message and "x_t @ U + b" in message
+
+    fails(lab, "checkpoint_5", lambda logits, tau, generator=None: None, match=r"should be a tensor, got NoneType")
+    fails(lab, "checkpoint_4", lambda x, h, c, p: (h,), match=r"should return the pair \(h_t, c_t\), got tuple")
 
 
 # --- Exercise 2 -----------------------------------------------------------------------------------
@@ -87,6 +134,25 @@ def test_checkpoint_2(lab, student):
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1)).detach()
         return loss, torch.exp(loss), loss / math.log(2)
     fails(lab, "checkpoint_2", detached, match=r"does not carry gradients")
+
+    def rewrapped(logits, targets):                          # requires_grad, but cut off from the logits
+        value = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1)).item()
+        loss = torch.tensor(value, requires_grad=True)
+        return loss, torch.exp(loss), loss / math.log(2)
+    fails(lab, "checkpoint_2", rewrapped, match=r"the loss does not carry gradients: the lab trains both models")
+
+    def float32_only(logits, targets):                       # the n-gram rows pass float64 log-probabilities
+        if logits.dtype != torch.float32:
+            raise TypeError(f"expected float32 logits, got {logits.dtype}")
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+        return loss, torch.exp(loss), loss / math.log(2)
+    fails(lab, "checkpoint_2", float32_only, match=r"raised an error on float64 log-probabilities, as the n-gram rows")
+
+    def wrong_arity(logits, targets):
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+        return loss, torch.exp(loss)
+    fails(lab, "checkpoint_2", wrong_arity, match=r"should return a tuple \(loss, perplexity, bits per character\), "
+                                                  r"got tuple of length 2")
 
 
 # --- Exercise 3 -----------------------------------------------------------------------------------
@@ -127,6 +193,64 @@ def test_checkpoint_3b(lab, student):
     fails(lab, "checkpoint_3b", always_rescale, match=r"kappa = 10: clipped gradients differ")
 
 
+def _total_norm(params):
+    return torch.sqrt(sum((p.grad ** 2).sum() for p in params if p.grad is not None))
+
+
+def test_checkpoint_3b_calls_clip_gradients_as_the_demonstration_does(lab):
+    def reads_params_twice(params, kappa):                   # right for a list; clips nothing given model.parameters()
+        total = _total_norm(params)
+        for p in params:
+            if p.grad is not None:
+                p.grad.mul_(min(1.0, kappa / float(total)))
+        return total
+    fails(lab, "checkpoint_3b", reads_params_twice,
+          match=r"right when params is a list, wrong when it is a generator .*params = list\(params\)")
+
+    def scales_parameters(params, kappa):
+        params = [p for p in params if p.grad is not None]
+        total = _total_norm(params)
+        with torch.no_grad():
+            for p in params:
+                p.mul_(min(1.0, kappa / float(total)))
+        return total
+    fails(lab, "checkpoint_3b", scales_parameters, match=r"the parameters themselves changed")
+
+    def not_in_place(params, kappa):
+        params = [p for p in params if p.grad is not None]
+        total = _total_norm(params)
+        for p in params:
+            g = p.grad
+            g = g * min(1.0, kappa / float(total))           # rebinds a local name; p.grad is unchanged
+        return total
+    fails(lab, "checkpoint_3b", not_in_place, match=r"the gradients were not changed; multiply every p.grad in place")
+
+    def no_skip(params, kappa):
+        params = list(params)
+        total = torch.sqrt(sum((p.grad ** 2).sum() for p in params))
+        for p in params:
+            p.grad.mul_(min(1.0, kappa / float(total)))
+        return total
+    fails(lab, "checkpoint_3b", no_skip, match=r"raised an error given a parameter whose .grad is None")
+
+    def returns_per_parameter_norms(params, kappa):          # float() of a list, inside the checkpoint
+        params = [p for p in params if p.grad is not None]
+        total = _total_norm(params)
+        for p in params:
+            p.grad.mul_(min(1.0, kappa / float(total)))
+        return [p.grad.norm() for p in params]
+    message = fails(lab, "checkpoint_3b", returns_per_parameter_norms, match=r"cannot be used the way the lab uses it")
+    assert "\n    TypeError: float() argument must be" in message
+
+    def returns_a_float(params, kappa):                      # fine: the demonstration reads float(norm)
+        params = [p for p in params if p.grad is not None]
+        total = float(_total_norm(params))
+        for p in params:
+            p.grad.mul_(min(1.0, kappa / total))
+        return total
+    lab["checkpoint_3b"](returns_a_float)
+
+
 def test_checkpoint_3a_accepts_valid_and_rejects_broken_curves(lab):
     curve = 0.5 * 0.8 ** np.arange(200)
     curve[150:] = 0.0
@@ -141,13 +265,15 @@ def test_checkpoint_3a_accepts_valid_and_rejects_broken_curves(lab):
     fails(lab, "checkpoint_3a", curve[:20], 5.2, match=r"at least 51")
 
 
-def test_grad_norm_by_distance_matches_manual_jacobian_product(lab):
+def test_grad_by_distance_matches_manual_jacobian_product(lab):
     """On a tiny RNN, the provided measurement equals ||dL/dh_T|| times the product of Equation 7's
     one-step Jacobians, computed by hand."""
     torch.manual_seed(0)
     model = lab["RNNLM"](65, d=3, d_h=4)
     x, y = torch.randint(0, 65, (1, 6)), torch.randint(0, 65, (1,))
-    measured = lab["grad_norm_by_distance"](model, x, y)
+    grads = lab["grad_by_distance"](model, x, y)
+    assert grads.shape == (1, 6, 4) and grads.dtype == torch.float32
+    measured = lab["norm_by_distance"](grads)
     _, _, states = model(x, keep_states=True)
     hs = [h.detach()[0] for h in states]
     h_last = states[-1].detach().requires_grad_(True)
@@ -158,6 +284,42 @@ def test_grad_norm_by_distance_matches_manual_jacobian_product(lab):
         g = (g * (1 - hs[j] ** 2)) @ model.W.detach()
         expected.append(float(g.norm()))
     np.testing.assert_allclose(measured, expected, rtol=1e-5)
+
+
+def test_norms_do_not_underflow_and_zero_distances_are_told_apart(lab):
+    """Entries of 1e-23 have float32 squares of 0: a float32 norm reads 0, the float64 norm is 16 x 1e-23."""
+    grads = torch.zeros(2, 5, 256)
+    grads[:, 0] = 1.0
+    grads[:, 1] = 1e-23
+    grads[0, 2, 0] = 1e-44                                   # one subnormal entry left in one chunk
+    norms = lab["norm_by_distance"](grads)
+    assert norms.dtype == np.float64
+    assert norms[1] == pytest.approx(16e-23, rel=1e-6) and norms[0] == pytest.approx(16.0)
+    assert float(grads[0, 1].norm()) == 0.0                  # the artifact the lab no longer records as the gradient
+    first = lab["first_distance"]
+    assert first((grads.norm(dim=2) == 0).all(dim=0)) == 1
+    assert first((grads == 0).all(dim=2).all(dim=0)) == 3
+    assert first(np.zeros(4, dtype=bool)) is None
+
+
+def test_forget_gate_histogram_bins(lab):
+    edges = np.asarray(lab["FORGET_EDGES"])
+    widths = np.diff(edges)
+    assert edges[0] == 0.0 and edges[-1] == 1.0 and np.all(widths > 0)
+    assert np.all(widths[edges[:-1] >= 0.99 - 1e-12] <= 0.001 + 1e-12) and np.all(widths <= 0.01 + 1e-12)
+    values = torch.tensor([0.0, 0.005, 0.5, 0.9905, 0.99995, 1.0])
+    h = lab["histogram"](values, edges)
+    assert len(h["counts"]) == len(h["edges"]) - 1 and sum(h["counts"]) == 6
+    counts = dict(zip(h["edges"][:-1], h["counts"]))
+    assert counts[0.0] == 2 and counts[0.5] == 1 and counts[0.99] == 1 and counts[0.9999] == 2
+
+
+def test_final_loss_is_the_mean_of_the_last_ten_steps(lab):
+    losses = [float(v) for v in range(1, 31)]                 # 1, ..., 30: the last ten are 21, ..., 30
+    assert lab["final_loss"](losses) == pytest.approx(25.5)
+    assert lab["final_loss"](losses[:5]) == pytest.approx(3.0)   # fewer than ten steps: all of them
+    assert lab["final_loss"](losses[:-1] + [float("nan")]) is None
+    assert lab["final_loss"]([float("inf")] + losses) == pytest.approx(25.5)   # an early blow-up is not the end
 
 
 # --- Exercise 4 -----------------------------------------------------------------------------------
@@ -192,6 +354,28 @@ def test_checkpoint_4(lab, student):
         return o * torch.tanh(c), f * c + i * c_tilde
     fails(lab, "checkpoint_4", old_cell_in_h, match=r"h_t = o \* tanh\(c_t\)")
 
+    def swapped(x, h, c, p):
+        return lab["lstm_cell_step"](x, h, c, p)[::-1]
+    fails(lab, "checkpoint_4", swapped, match=r"you return \(c_t, h_t\).*return h, c")
+
+    @torch.no_grad()
+    def under_no_grad(x, h, c, p):                           # the LSTM's gradient measurement needs the graph
+        return lab["lstm_cell_step"](x, h, c, p)
+    fails(lab, "checkpoint_4", under_no_grad, match=r"\(h_t, c_t\) does not carry gradients")
+
+    def detached_c(x, h, c, p):
+        return lab["lstm_cell_step"](x, h, c.detach(), p)
+    fails(lab, "checkpoint_4", detached_c, match=r"carries no gradient back to c_prev")
+
+    def in_place(x, h, c, p):
+        f, i, o, c_tilde = gates(x, h, p)
+        c.mul_(f).add_(i * c_tilde)
+        return o * torch.tanh(c), c
+    fails(lab, "checkpoint_4", in_place, match=r"raised an error:\n    RuntimeError: .*in-place")
+
+    as_list = lambda x, h, c, p: list(lab["lstm_cell_step"](x, h, c, p))  # noqa: E731 - h, c = [...] works
+    lab["checkpoint_4"](as_list)
+
 
 def test_checkpoint_4b_and_results_enforced_only_at_full(lab, capsys):
     rnn, lstm = np.full(60, 1e-8), np.full(60, 1e-3)
@@ -208,7 +392,7 @@ def test_checkpoint_4b_and_results_enforced_only_at_full(lab, capsys):
     assert "not enforced" in capsys.readouterr().out
 
 
-# --- Exercise 5 and the stretch -------------------------------------------------------------------
+# --- Exercise 5 and the Challenge ----------------------------------------------------------------
 
 def test_sample_with_temperature(lab):
     gen = torch.Generator().manual_seed(0)
@@ -235,10 +419,25 @@ def test_checkpoint_5(lab, student):
         return torch.multinomial(probs.reshape(-1, probs.shape[-1]), 1).reshape(probs.shape[:-1])
     fails(lab, "checkpoint_5", no_generator, match=r"same generator seed")
 
+    def squeezed(logits, tau, generator=None):                # (1, |V|) -> shape (), not (1,)
+        probs = torch.softmax(logits / tau, dim=-1)
+        return torch.multinomial(probs.reshape(-1, probs.shape[-1]), 1, generator=generator).squeeze()
+    def divides_in_place(logits, tau, generator=None):        # changes the caller's logits
+        probs = torch.softmax(logits.div_(tau), dim=-1)
+        return torch.multinomial(probs.reshape(-1, probs.shape[-1]), 1, generator=generator).reshape(probs.shape[:-1])
+    message = fails(lab, "checkpoint_5", divides_in_place, match=r"`divides_in_place` raised an error")
+    assert "a = a + b, not a += b" in message
 
-def test_stretch_filters(lab, student):
-    lab["checkpoint_stretch"](lab["top_k_filter"], lab["nucleus_filter"])
-    fails(lab, "checkpoint_stretch", student["top_k_filter"], student["nucleus_filter"], match=r"not written yet")
+    fails(lab, "checkpoint_5", squeezed, match=r"logits of shape \(1, \|V\|\) \(what generate\(\) passes\) has shape \(\)")
+
+
+def test_challenge_filters(lab, student, capsys):
+    assert lab["checkpoint_challenge"](lab["top_k_filter"], lab["nucleus_filter"]) is True
+    # skipping the optional challenge is not an error: Run All goes on
+    assert lab["checkpoint_challenge"](student["top_k_filter"], student["nucleus_filter"]) is False
+    assert "skipped (`top_k_filter` and `nucleus_filter` not written yet)" in capsys.readouterr().out
+    assert lab["checkpoint_challenge"](lab["top_k_filter"], student["nucleus_filter"]) is False
+    assert "skipped (`nucleus_filter` not written yet)" in capsys.readouterr().out
     probs = torch.tensor([0.50, 0.30, 0.15, 0.05])
     kept = torch.softmax(lab["nucleus_filter"](probs.log(), 0.9), dim=-1)
     np.testing.assert_allclose(kept.numpy(), [0.526, 0.316, 0.158, 0.0], atol=1e-3)   # the spec's answer
@@ -247,7 +446,16 @@ def test_stretch_filters(lab, student):
         probs, order = torch.softmax(logits, -1).sort(-1, descending=True)
         drop = probs.cumsum(-1) > p
         return logits.masked_fill(drop.scatter(-1, order, drop), float("-inf"))
-    fails(lab, "checkpoint_stretch", lab["top_k_filter"], nucleus_off_by_one, match=r"nucleus_filter.*keeps 2 tokens, expected 3")
+    fails(lab, "checkpoint_challenge", lab["top_k_filter"], nucleus_off_by_one,
+          match=r"nucleus_filter.*keeps 2 tokens, expected 3")
+
+    def top_k_keeping_ties(logits, k):                       # keeps everything >= the k-th largest: fine unless tied
+        return logits.masked_fill(logits < torch.topk(logits, k, dim=-1).values[..., -1:], float("-inf"))
+    lab["checkpoint_challenge"](top_k_keeping_ties, lab["nucleus_filter"])
+
+    def top_k_plus_one(logits, k):
+        return lab["top_k_filter"](logits, k + 1)
+    fails(lab, "checkpoint_challenge", top_k_plus_one, lab["nucleus_filter"], match=r"top_k_plus_one.*keeps 3 tokens, expected 2")
 
 
 # --- scaffolding ----------------------------------------------------------------------------------

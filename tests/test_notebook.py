@@ -1,5 +1,7 @@
-"""The generated student notebook: valid, output-free, complete, in order, up to date; and the stubs
-stop a real run at the first checkpoint with its clear message."""
+"""The generated student notebook: valid, output-free, complete, in order, up to date; its folded solutions
+replace nothing unless asked to; the stubs stop a real run at the first checkpoint with its clear message;
+and a run with the student's own code (Challenge skipped) goes to the end with the student's functions."""
+import json
 import re
 
 import nbformat
@@ -7,11 +9,13 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from scripts.lab_source import notebook_text, read_source, student_notebook
+from scripts.lab_source import load_lab, notebook_text, read_source, solution_notebook, student_notebook
 from scripts.paths import LAB_SOURCE, STUDENT_NOTEBOOK
 
-EXERCISES = ["1", "2", "3b", "4", "5", "stretch"]
-HINTED = ["1", "2", "3b", "4", "5", "stretch"]
+EXERCISES = ["1", "2", "3b", "4", "5", "challenge"]
+HINTED = ["1", "2", "3b", "4", "5", "challenge"]
+TITLES = {"1": "Exercise 1", "2": "Exercise 2", "3b": "Exercise 3B", "4": "Exercise 4", "5": "Exercise 5",
+          "challenge": "Challenge"}
 
 
 @pytest.fixture(scope="module")
@@ -48,20 +52,25 @@ def test_colab_needs_nothing_beyond_what_it_ships(committed):
     code = "\n".join(c.source for c in committed.cells if c.cell_type == "code")
     assert not re.search(r"^\s*[!%]\s*pip", code, re.MULTILINE), "the notebook must not pip install anything"
     imported = set(re.findall(r"^\s*(?:import|from) (\w+)", code, re.MULTILINE))
-    assert imported <= {"hashlib", "json", "math", "os", "platform", "time", "urllib", "contextlib", "pathlib",
-                        "types", "matplotlib", "numpy", "torch"}, imported
+    assert imported <= {"functools", "hashlib", "json", "math", "os", "platform", "time", "traceback", "urllib",
+                        "contextlib", "pathlib", "types", "matplotlib", "numpy", "torch"}, imported
 
 
 def test_every_stub_hint_checkpoint_and_folded_solution_in_order(committed):
     for ex in EXERCISES:
         stub = committed.cells[index_of(committed, f"exercise-{ex}")]
-        assert "# TODO (Exercise" in stub.source and "raise NotImplementedError" in stub.source
+        assert f"# TODO ({TITLES[ex]}): " in stub.source
+        assert f'raise NotImplementedError("{TITLES[ex]}: write ' in stub.source
         assert "### BEGIN SOLUTION" not in stub.source
         checkpoint = index_of(committed, f"checkpoint-{ex}")
         solution = index_of(committed, f"solution-{ex}")
-        assert index_of(committed, f"exercise-{ex}") < checkpoint < solution == checkpoint + 1
+        # the folded solution sits right under the stub, so that ticking it and running all passes the checkpoint
+        assert solution == index_of(committed, f"exercise-{ex}") + 1 < checkpoint
         folded = committed.cells[solution]
-        assert folded.source.startswith("#@title Solution") and '{ display-mode: "form" }' in folded.source.splitlines()[0]
+        first, second = folded.source.splitlines()[:2]
+        assert first.startswith(f"#@title Solution · {TITLES[ex]} ") and first.endswith('{ display-mode: "form" }')
+        assert second == 'use_solution = False  #@param {type:"boolean"}'
+        assert folded.metadata["cellView"] == "form" and folded.metadata["jupyter"]["source_hidden"] is True
         assert "NotImplementedError" not in folded.source and "### " not in folded.source
     for ex in HINTED:
         hint = committed.cells[index_of(committed, f"hint-{ex}")]
@@ -69,8 +78,32 @@ def test_every_stub_hint_checkpoint_and_folded_solution_in_order(committed):
         assert index_of(committed, f"hint-{ex}") < index_of(committed, f"exercise-{ex}")
     for other in ("checkpoint-3a", "checkpoint-4b", "checkpoint-results"):
         index_of(committed, other)
-    order = [index_of(committed, f"checkpoint-{c}") for c in ["1", "2", "3a", "3b", "4", "4b", "results", "5", "stretch"]]
+    order = [index_of(committed, f"checkpoint-{c}") for c in ["1", "2", "3a", "3b", "4", "4b", "results", "5", "challenge"]]
     assert order == sorted(order), "the checkpoints follow the spec's order"
+
+
+# what each folded solution provides, and the checkpoint call that checks it
+CHECKED = {"1": ("checkpoint_1", ["rnn_cell_step"]), "2": ("checkpoint_2", ["lm_loss_and_ppl"]),
+           "3b": ("checkpoint_3b", ["clip_gradients"]), "4": ("checkpoint_4", ["lstm_cell_step"]),
+           "5": ("checkpoint_5", ["sample_with_temperature"]),
+           "challenge": ("checkpoint_challenge", ["top_k_filter", "nucleus_filter"])}
+
+
+@pytest.mark.parametrize("ex", EXERCISES)
+def test_folded_solution_replaces_nothing_unless_use_solution_is_ticked(committed, ex, capsys):
+    folded = committed.cells[index_of(committed, f"solution-{ex}")].source
+    checkpoint, names = CHECKED[ex]
+    lab = load_lab("student")                      # the student's functions (stubs here) are in the namespace
+    mine = {name: lab[name] for name in names}
+    exec(compile(folded, f"<solution-{ex}>", "exec"), lab)       # noqa: S102 - as Run All runs it
+    assert {name: lab[name] for name in names} == mine, "an unticked solution cell replaced the student's code"
+    assert capsys.readouterr().out == ""
+    ticked = folded.replace("use_solution = False", "use_solution = True", 1)
+    exec(compile(ticked, f"<solution-{ex}>", "exec"), lab)       # noqa: S102
+    assert all(lab[name] is lab[f"reference_{name}"] for name in names)
+    assert f"{TITLES[ex]}: the rest of the lab uses the reference" in capsys.readouterr().out
+    lab[checkpoint](*(lab[name] for name in names))
+    assert "passed (checked the reference " in capsys.readouterr().out
 
 
 def test_exercise_4_gives_the_four_gate_lines(committed):
@@ -96,3 +129,29 @@ def test_stub_notebook_stops_at_checkpoint_1_with_a_clear_message(corpus_path, t
     message = str(err.value)
     assert "CheckpointError" in message and "Checkpoint 1 (Exercise 1, rnn_cell_step)" in message
     assert "not written yet" in message
+
+
+@pytest.mark.slow
+def test_run_all_with_the_students_own_code_keeps_it_and_survives_a_skipped_challenge(corpus_path, tmp_path,
+                                                                                       monkeypatch):
+    """Every exercise written by hand (the solution code typed into the stubs), the Challenge skipped: the
+    notebook runs to the end, every checkpoint checks the student's own function, and the results are saved."""
+    results = tmp_path / "results.json"
+    monkeypatch.setenv("LAB3_SETTINGS", "quick")
+    monkeypatch.setenv("LAB3_CORPUS", str(corpus_path))
+    monkeypatch.setenv("LAB3_DEVICE", "cpu")
+    monkeypatch.setenv("LAB3_RESULTS", str(results))
+    nb, written = student_notebook(), solution_notebook()
+    for ex in EXERCISES[:-1]:
+        nb.cells[index_of(nb, f"exercise-{ex}")].source = written.cells[index_of(written, f"exercise-{ex}")].source
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for name in ("Checkpoint 1 (Exercise 1", "Checkpoint 2 (Exercise 2", "Checkpoint 3B (Exercise 3B",
+                 "Checkpoint 4 (Exercise 4", "Checkpoint 5 (Exercise 5"):
+        assert f"✅ {name}" in printed
+    assert "reference" not in printed and "❌" not in printed
+    assert "⏭️ Challenge checkpoint (top_k_filter, nucleus_filter): skipped" in printed
+    assert "Challenge skipped: nothing more to generate or save." in printed
+    saved = json.loads(results.read_text())
+    assert saved["lab_run"]["settings"] == "quick" and len(saved["sampling"]["prompts"]) == 5
+    assert {s["strategy"] for s in saved["sampling"]["samples"]} == {"greedy", "temperature"}
