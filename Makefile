@@ -24,9 +24,18 @@ figures:
 site: setup notebooks data figures
 	$(PY) -m scripts.render_site
 
+# The tests write only to temporary directories: the work tree's git status, ignored files included,
+# must be the same after them as before, or `make test` fails and shows what appeared or changed.
+WORKTREE = git status --porcelain --ignored --untracked-files=all -- . ':!node_modules' ':!vendor' \
+	':!*__pycache__*' ':!.pytest_cache'
+
 test: setup
-	$(PY) -m pytest -q tests
-	node --test tests/js/
+	@before=$$(mktemp); $(WORKTREE) > $$before 2>/dev/null; \
+	echo "$(PY) -m pytest -q tests && node --test tests/js/"; \
+	$(PY) -m pytest -q tests && node --test tests/js/; rc=$$?; \
+	if [ $$rc = 0 ] && ! $(WORKTREE) 2>/dev/null | diff $$before -; then \
+	  echo "make test: the tests changed the work tree (< before, > after); a test must write to a temporary directory"; \
+	  rc=1; fi; rm -f $$before; exit $$rc
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
 quick-build: setup

@@ -5,7 +5,7 @@
     python -m scripts.build --settings full --no-run   # check only: refuse if data/ is stale
     python -m scripts.build --settings full --force    # re-run even if data/ is up to date
 
-Steps (each timed; the times go into provenance.duration_s):
+Steps (timed, except the write; the times go into provenance.duration_s, with the total first):
 
  1. notebook  the solution notebook, generated from lab/lab03_sequence_models.py (scripts/lab_source.py)
  2. lab       executed with nbclient (kernel python3) in build/<settings>/, with LAB3_SETTINGS,
@@ -31,6 +31,7 @@ Exit status: 0 built or up to date; 1 build failed (lab cell error, failed claim
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import math
@@ -41,6 +42,10 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 from scripts import claims as claims_mod
 from scripts import lab_source, paths, plot_results, results
@@ -123,68 +128,80 @@ def solution_notebook():
 # --------------------------------------------------------------------------------------------
 def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Path,
             cell_timeout: int | None, echo: bool = True) -> Path:
-    """Execute the notebook in dest.work; return the path of the lab's results JSON."""
-    import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
-
+    """Execute the notebook in dest.work; return the path of the lab's results JSON.  The executed
+    notebook is written there whatever happens, so a failing cell can be read with its outputs."""
     dest.work.mkdir(parents=True, exist_ok=True)
     lab_results = dest.work / "lab_results.json"
-    lab_results.unlink(missing_ok=True)
     executed = dest.work / "lab03_executed.ipynb"
+    lab_results.unlink(missing_ok=True)
     executed.unlink(missing_ok=True)
-
-    env = dict(os.environ)
-    env.update(LAB3_SETTINGS=settings, LAB3_CORPUS=str(corpus), LAB3_RESULTS=str(lab_results),
-               MPLBACKEND="agg", PYTHONUNBUFFERED="1")
     device = device or os.environ.get("LAB3_DEVICE") or None     # else the lab picks cuda when present
-    if device:
-        env["LAB3_DEVICE"] = device
-
-    code_cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-    t0 = time.perf_counter()
-    last = [t0]
-
-    def on_cell_executed(cell, cell_index, **_):
-        now = time.perf_counter()
-        took, last[0] = now - last[0], now
-        if took >= 1.0 or cell_index == code_cells[-1]:
-            n = code_cells.index(cell_index) + 1 if cell_index in code_cells else "?"
-            log(f"  [lab] code cell {n}/{len(code_cells)} (cell {cell_index}) {took:6.1f} s   "
-                f"[{now - t0:6.0f} s]")
-
-    class EchoingClient(NotebookClient):
-        """Echoes the lab's printed lines (training progress, checkpoints) to the build's output."""
-
-        def output(self, outs, msg, display_id, cell_index):
-            if echo and msg.get("msg_type") == "stream" and msg["content"].get("name") == "stdout":
-                text = ANSI.sub("", msg["content"].get("text", ""))
-                sys.stdout.write("".join(f"  | {ln}\n" for ln in text.splitlines() if ln.strip()))
-                sys.stdout.flush()
-            return super().output(outs, msg, display_id, cell_index)
-
-    client = EchoingClient(nb, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
-                            record_timing=True, resources={"metadata": {"path": str(dest.work)}},
-                            on_cell_executed=on_cell_executed)
-    log(f"executing the lab ({len(code_cells)} code cells) in {rel(dest.work)} "
+    env = lab_environment(settings, device, corpus, lab_results)
+    client = EchoingClient(nb, echo=echo, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
+                           record_timing=True, resources={"metadata": {"path": str(dest.work)}},
+                           on_cell_executed=CellProgress(nb))
+    log(f"executing the lab ({len(client.code_cells)} code cells) in {rel(dest.work)} "
         f"[LAB3_SETTINGS={settings}, LAB3_DEVICE={device or '(lab decides)'}]")
     try:
         client.execute(env=env)
     except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
-        nbformat.write(nb, executed)
         raise BuildError(describe_failure(nb, e, executed)) from None
     finally:
-        if executed.exists() is False:
-            nbformat.write(nb, executed)
+        nbformat.write(nb, executed)
     if not lab_results.exists():
         raise BuildError(f"the lab ran to the end but wrote no results to LAB3_RESULTS ({lab_results}); "
                          f"executed notebook: {rel(executed)}")
     return lab_results
 
 
+def lab_environment(settings: str, device: str | None, corpus: Path, lab_results: Path) -> dict:
+    """The kernel's environment: the LAB3_* settings the lab reads, and no interactive plotting."""
+    env = dict(os.environ, LAB3_SETTINGS=settings, LAB3_CORPUS=str(corpus), LAB3_RESULTS=str(lab_results),
+               MPLBACKEND="agg", PYTHONUNBUFFERED="1")
+    if device:
+        env["LAB3_DEVICE"] = device
+    return env
+
+
+def code_cell_indices(nb) -> list[int]:
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+
+
+class CellProgress:
+    """nbclient's on_cell_executed hook: logs each code cell that took a second or more, and the last."""
+
+    def __init__(self, nb):
+        self.code_cells = code_cell_indices(nb)
+        self.start = self.last = time.perf_counter()
+
+    def __call__(self, cell, cell_index, **_):
+        now = time.perf_counter()
+        took, self.last = now - self.last, now
+        if took >= 1.0 or cell_index == self.code_cells[-1]:
+            n = self.code_cells.index(cell_index) + 1 if cell_index in self.code_cells else "?"
+            log(f"  [lab] code cell {n}/{len(self.code_cells)} (cell {cell_index}) {took:6.1f} s   "
+                f"[{now - self.start:6.0f} s]")
+
+
+class EchoingClient(NotebookClient):
+    """Echoes the lab's printed lines (training progress, checkpoints) to the build's output."""
+
+    def __init__(self, nb, echo: bool = True, **kwargs):
+        super().__init__(nb, **kwargs)
+        self.echo = echo
+        self.code_cells = code_cell_indices(nb)
+
+    def output(self, outs, msg, display_id, cell_index):
+        if self.echo and msg.get("msg_type") == "stream" and msg["content"].get("name") == "stdout":
+            text = ANSI.sub("", msg["content"].get("text", ""))
+            sys.stdout.write("".join(f"  | {ln}\n" for ln in text.splitlines() if ln.strip()))
+            sys.stdout.flush()
+        return super().output(outs, msg, display_id, cell_index)
+
+
 def describe_failure(nb, exc, executed: Path) -> str:
     """Which cell failed, its first lines, and the error: readable without opening the notebook."""
-    code_cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    code_cells = code_cell_indices(nb)
     failing = None
     for i in code_cells:
         if any(o.get("output_type") == "error" for o in nb.cells[i].get("outputs", [])):
@@ -266,122 +283,142 @@ def print_durations(d: dict) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-def build(args) -> int:
-    settings = args.settings
-    dest = Destination(settings, args.out)
-    if settings == "quick" and dest.committed:
-        log("refusing: quick settings must not write the committed data/ and figures/ "
-            "(use --out DIR or the default build/quick/)")
-        return 2
+class Timer:
+    """Wall-clock seconds of each build phase, in the order they ran."""
 
-    # unchanged rebuild: nothing to do
-    status = results.staleness(dest.data, settings, dest.figures)
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.phases: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def phase(self, name: str):
+        t0 = time.perf_counter()
+        yield
+        self.phases[name] = round(time.perf_counter() - t0, 3)
+
+    def report(self) -> dict[str, float]:
+        """provenance.duration_s: the total so far first, then each phase."""
+        return {"total": round(time.perf_counter() - self.start, 3), **self.phases}
+
+
+def build(args) -> int:
+    """The steps of the module docstring, in order; returns the exit status."""
+    dest = Destination(args.settings, args.out)
+    status = results.staleness(dest.data, args.settings, dest.figures)
     if args.from_results is None and not args.force:
-        if status.fresh:
-            log(f"up to date: {status.message}; nothing to do (--force re-runs the lab)")
-            return 0
-        if status.state == "figures":
-            log(status.message + "; redrawing them from the data (the lab is not re-run)")
-            data = results.load_results(dest.data)
-            figs = plot_results.draw_all(data)
-            atomic_write({dest.figures / n: b for n, b in figs.items()})
-            log("wrote " + ", ".join(rel(dest.figures / n) for n in figs))
-            return 0
+        done = finish_if_up_to_date(status, dest)
+        if done is not None:
+            return done
     if args.no_run:
-        if status.state == "stale":
-            log(f"refusing (--no-run): {rel(dest.data)} is stale.\n"
-                f"  recorded lab_source_sha256: {status.recorded_sha256}\n"
-                f"  current  lab_source_sha256: {status.current_sha256} ({rel(paths.LAB_SOURCE)})\n"
-                f"  run `python -m scripts.build --settings {settings}` to re-measure")
-        else:
-            log(f"refusing (--no-run): {status.message}\n"
-                f"  run `python -m scripts.build --settings {settings}` to measure")
-        return 2
+        return refuse_to_run(status, dest, args.settings)
     if not status.fresh:
         log(f"building: {status.message}")
 
-    started_at = utc_now()
-    t_start = time.perf_counter()
-    durations: dict[str, float] = {}
-
-    def phase_done(name, t0):
-        durations[name] = round(time.perf_counter() - t0, 3)
-
-    corpus = Path(args.corpus).resolve()
-    # 1-2. notebook and lab
-    if args.from_results:
-        log(f"using the lab results in {args.from_results} (the lab is not executed)")
-        lab_sha = results.lab_source_sha256()
-        lab_results_path = Path(args.from_results)
-    else:
-        if not corpus.exists():
-            raise BuildError(f"corpus not found: {corpus} (set LAB3_CORPUS or --corpus; the lab's "
-                             "download checks its sha256)")
-        t0 = time.perf_counter()
-        nb, lab_sha = solution_notebook()
-        phase_done("notebook", t0)
-        t0 = time.perf_counter()
-        lab_results_path = execute(nb, dest, settings, args.device, corpus, args.cell_timeout,
-                                   echo=not args.quiet)
-        phase_done("lab", t0)
-        log(f"lab done in {durations['lab']:.0f} s; executed notebook: "
-            f"{rel(dest.work / 'lab03_executed.ipynb')}")
-    lab = read_lab_results(lab_results_path, settings)
-    for k, v in (lab["lab_run"].get("phase_s") or {}).items():
-        if isinstance(v, (int, float)) and math.isfinite(v) and v >= 0:
-            durations[f"lab_{k}"] = round(float(v), 3)
-    corpus_sha = results.sha256_file(corpus) if corpus.exists() else None
-    if corpus_sha and lab["lab_run"].get("corpus_sha256") not in (None, corpus_sha):
-        raise BuildError(f"the lab reports corpus sha256 {lab['lab_run']['corpus_sha256']} but "
-                         f"{corpus} has {corpus_sha}")
-
-    data = assemble(lab, lab_sha, corpus_sha, started_at, durations)
+    timer, started_at, corpus = Timer(), utc_now(), Path(args.corpus).resolve()
+    lab_results_path, lab_sha = run_lab(args, dest, corpus, timer)       # 1-2. notebook and lab
+    lab = read_lab_results(lab_results_path, args.settings)
+    timer.phases.update(lab_phase_durations(lab))
+    data = assemble(lab, lab_sha, corpus_sha256(lab, corpus), started_at, timer.report())
     print_summary(data)
-
-    # 3. claims
-    t0 = time.perf_counter()
-    data["claims"] = claims_mod.evaluate(data)
-    bad = claims_mod.failed(data["claims"])
-    phase_done("claims", t0)
-    log(f"claims ({len(data['claims']) - len(bad)} of {len(data['claims'])} hold"
-        f"{'' if settings == 'full' else '; quick settings: reported, not enforced'}):")
-    log(claims_mod.report(data["claims"]))
-    if bad and settings == "full":
-        rejected = dest.work / "baselines.rejected.json"
-        rejected.parent.mkdir(parents=True, exist_ok=True)
-        rejected.write_text(results.dumps(data), encoding="utf-8")
-        raise BuildError("claims that no longer hold: " + ", ".join(r["name"] for r in bad)
-                         + f"\nnothing was written; the measured results are in {rel(rejected)}")
-
-    # 4. validate (durations are filled in below; placeholders keep the shape)
-    t0 = time.perf_counter()
-    durations.setdefault("total", 0.0)
-    results.validate(data, what="the assembled results")
-    phase_done("validate", t0)
-
-    # 5. figures (bytes in memory; nothing on disk yet)
-    t0 = time.perf_counter()
-    figs = plot_results.draw_all(data)
-    phase_done("figures", t0)
-
-    # 6. write: serialize, then all files at once
-    t0 = time.perf_counter()
-    durations["write"] = 0.0
-    durations["total"] = round(time.perf_counter() - t_start, 3)
-    text = results.dumps(data)
-    durations["write"] = round(time.perf_counter() - t0, 3)
-    durations["total"] = round(time.perf_counter() - t_start, 3)
-    durations_sorted = {"total": durations.pop("total"), **durations}
-    data["provenance"]["duration_s"] = durations_sorted
-    text = results.dumps(data)
-    results.validate(json.loads(text), what="the results to write")
-    files = {dest.data: text, **{dest.figures / n: b for n, b in figs.items()}}
-    atomic_write(files)
-    log("wrote " + ", ".join(rel(p) for p in files))
-    print_durations(durations_sorted)
+    with timer.phase("claims"):                                          # 3. claims
+        data["claims"] = check_claims(data, args.settings, dest)
+    with timer.phase("validate"):                                        # 4. validate
+        results.validate(data, what="the assembled results")
+    with timer.phase("figures"):                                         # 5. figures, in memory
+        figures = plot_results.draw_all(data)
+    data["provenance"]["duration_s"] = timer.report()
+    write_results(data, figures, dest)                                   # 6. write, all at once
+    print_durations(data["provenance"]["duration_s"])
     if results.lab_source_sha256() != lab_sha:
         log("note: the lab source changed during the build; these results are already stale")
     return 0
+
+
+def finish_if_up_to_date(status: results.Status, dest: Destination) -> int | None:
+    """0 when nothing needs the lab: the data is up to date, or only a figure is missing (redrawn
+    from the data here); None when the lab must run."""
+    if status.fresh:
+        log(f"up to date: {status.message}; nothing to do (--force re-runs the lab)")
+        return 0
+    if status.state == "figures":
+        log(status.message + "; redrawing them from the data (the lab is not re-run)")
+        figures = plot_results.draw_all(results.load_results(dest.data))
+        atomic_write({dest.figures / n: b for n, b in figures.items()})
+        log("wrote " + ", ".join(rel(dest.figures / n) for n in figures))
+        return 0
+    return None
+
+
+def refuse_to_run(status: results.Status, dest: Destination, settings: str) -> int:
+    """--no-run and the data is not up to date: say why (both hashes when stale), exit status 2."""
+    if status.state == "stale":
+        log(f"refusing (--no-run): {rel(dest.data)} is stale.\n"
+            f"  recorded lab_source_sha256: {status.recorded_sha256}\n"
+            f"  current  lab_source_sha256: {status.current_sha256} ({rel(paths.LAB_SOURCE)})\n"
+            f"  run `python -m scripts.build --settings {settings}` to re-measure")
+    else:
+        log(f"refusing (--no-run): {status.message}\n"
+            f"  run `python -m scripts.build --settings {settings}` to measure")
+    return 2
+
+
+def run_lab(args, dest: Destination, corpus: Path, timer: Timer) -> tuple[Path, str]:
+    """Steps 1-2: (the lab's results JSON, the lab source sha256 it was run from)."""
+    if args.from_results:
+        log(f"using the lab results in {args.from_results} (the lab is not executed)")
+        return Path(args.from_results), results.lab_source_sha256()
+    if not corpus.exists():
+        raise BuildError(f"corpus not found: {corpus} (set LAB3_CORPUS or --corpus; the lab's "
+                         "download checks its sha256)")
+    with timer.phase("notebook"):
+        nb, lab_sha = solution_notebook()
+    with timer.phase("lab"):
+        path = execute(nb, dest, args.settings, args.device, corpus, args.cell_timeout, echo=not args.quiet)
+    log(f"lab done in {timer.phases['lab']:.0f} s; executed notebook: {rel(dest.work / 'lab03_executed.ipynb')}")
+    return path, lab_sha
+
+
+def lab_phase_durations(lab: dict) -> dict[str, float]:
+    """The lab's own phase timings (lab_run.phase_s) as lab_<phase> entries; nonsense is dropped."""
+    return {f"lab_{k}": round(float(v), 3) for k, v in (lab["lab_run"].get("phase_s") or {}).items()
+            if isinstance(v, (int, float)) and math.isfinite(v) and v >= 0}
+
+
+def corpus_sha256(lab: dict, corpus: Path) -> str | None:
+    """The corpus file's sha256 (None when absent), which must be the one the lab reports reading."""
+    if not corpus.exists():
+        return None
+    sha = results.sha256_file(corpus)
+    if lab["lab_run"].get("corpus_sha256") not in (None, sha):
+        raise BuildError(f"the lab reports corpus sha256 {lab['lab_run']['corpus_sha256']} but "
+                         f"{corpus} has {sha}")
+    return sha
+
+
+def check_claims(data: dict, settings: str, dest: Destination) -> list[dict]:
+    """Step 3: every claim evaluated and reported.  At full settings a failed claim stops the build
+    (the measured results are kept beside the executed notebook, not written)."""
+    evaluated = claims_mod.evaluate(data)
+    bad = claims_mod.failed(evaluated)
+    log(f"claims ({len(evaluated) - len(bad)} of {len(evaluated)} hold"
+        f"{'' if settings == 'full' else '; quick settings: reported, not enforced'}):")
+    log(claims_mod.report(evaluated))
+    if bad and settings == "full":
+        rejected = dest.work / "baselines.rejected.json"
+        rejected.parent.mkdir(parents=True, exist_ok=True)
+        rejected.write_text(results.dumps({**data, "claims": evaluated}), encoding="utf-8")
+        raise BuildError("claims that no longer hold: " + ", ".join(r["name"] for r in bad)
+                         + f"\nnothing was written; the measured results are in {rel(rejected)}")
+    return evaluated
+
+
+def write_results(data: dict, figures: dict[str, bytes], dest: Destination) -> None:
+    """Step 6: the data file and every measured figure, all at once (all change or none does)."""
+    text = results.dumps(data)
+    results.validate(json.loads(text), what="the results to write")
+    files = {dest.data: text, **{dest.figures / n: b for n, b in figures.items()}}
+    atomic_write(files)
+    log("wrote " + ", ".join(rel(p) for p in files))
 
 
 def parse_args(argv=None):
@@ -427,6 +464,10 @@ def acquire_lock(dest: Destination):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.settings == "quick" and Destination(args.settings, args.out).committed:
+        log("refusing: quick settings must not write the committed data/ and figures/ "
+            "(use --out DIR or the default build/quick/)")
+        return 2
     try:
         lock = acquire_lock(Destination(args.settings, args.out))
     except BuildError as e:

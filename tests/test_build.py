@@ -106,7 +106,7 @@ def test_committed_results_have_provenance():
     assert p["corpus_sha256"] == "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
     assert p["started_at"].endswith("Z")
     dur = p["duration_s"]
-    for phase in ("total", "notebook", "lab", "claims", "figures", "write"):
+    for phase in ("total", "notebook", "lab", "claims", "figures"):
         assert phase in dur, phase
     assert any(k.startswith("lab_") for k in dur)
     assert dur["total"] >= dur["lab"]
@@ -170,6 +170,21 @@ def test_ngram_rows_must_match_lab1():
     assert "trigram 2.0861 != 2.0859" in out["ngram_rows_match_lab1"]["detail"]
 
 
+def test_lab1_values_are_read_from_the_lab_source(tmp_path):
+    """The lab holds Lab 1's test values once; the claim reads them from the lab source, not a copy."""
+    lab = tmp_path / "lab.py"
+    lab.write_text('# %% tags=["def"]\nx = 1\nLAB1_TEST_NATS = {"uniform": 4.0, "bigram": 2.5}\n'
+                   'def f():\n    LAB1_TEST_NATS = None\n', encoding="utf-8")
+    assert lab_source.lab_constant("LAB1_TEST_NATS", lab) == {"uniform": 4.0, "bigram": 2.5}
+    empty = tmp_path / "empty.py"
+    empty.write_text("LAB1_TEST_NATS_OLD = {}\n", encoding="utf-8")
+    with pytest.raises(KeyError, match="LAB1_TEST_NATS"):
+        lab_source.lab_constant("LAB1_TEST_NATS", empty)
+    in_lab = lab_source.lab_constant("LAB1_TEST_NATS")
+    assert claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
+    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in claims.CLAIMS[0].statement
+
+
 def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built, capsys):
     out, lab = built
     before = snapshot(build.Destination("full", str(out)).outputs())
@@ -203,8 +218,9 @@ def test_build_adds_provenance(built):
     p = d["provenance"]
     assert p["lab_source_sha256"] == results.lab_source_sha256()
     assert p["git_commit"]
-    assert set(p["duration_s"]) >= {"total", "claims", "validate", "figures", "write", "lab_ngram",
+    assert set(p["duration_s"]) >= {"total", "claims", "validate", "figures", "lab_ngram",
                                     "lab_train_rnn", "lab_train_lstm"}
+    assert list(p["duration_s"])[0] == "total" and "write" not in p["duration_s"]   # no phase times json.dumps
     assert len(d["claims"]) == len(claims.CLAIMS) and all(c["holds"] for c in d["claims"])
 
 
@@ -376,7 +392,7 @@ def test_quick_build_end_to_end(tmp_path):
     assert p["settings"] == "quick" and p["device_type"] == "cpu"
     sha_after = results.lab_source_sha256()
     assert p["lab_source_sha256"] in (sha_before, sha_after)     # the lab may be edited while it runs
-    assert {"notebook", "lab", "claims", "figures", "write"} <= set(p["duration_s"])
+    assert {"notebook", "lab", "claims", "figures"} <= set(p["duration_s"])
     assert len(d["claims"]) == len(claims.CLAIMS)
     assert not claims.failed(claims.evaluate(d)[:1]), "the n-gram rows must match Lab 1 at any settings"
     for n in results.FIGURE_NAMES:

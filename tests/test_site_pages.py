@@ -480,12 +480,12 @@ MEASURED_CONTEXT = [
 NOT_MEASURED = ["a character perplexity of 4.5 corresponds"]
 
 
-def test_no_measured_number_is_typed_into_a_page(gen):
+def test_no_measured_number_is_typed_into_a_page(gen, tmp_path):
     _, variables = gen
     values = measured_strings(variables) | set(SPEC_MEASURED)
     real = ROOT / "data" / "baselines.json"
     if real.exists():
-        with_real = run_site_data(Path(os.environ.get("TMPDIR", "/tmp")) / "m3-site-real", real)
+        with_real = run_site_data(tmp_path / "site-real", real)
         values |= measured_strings(with_real)
     pages = PAGES + [p for p in MODULE.glob("_*.qmd") if p.name != "_gradient-demo.qmd"]
     for page in pages:
