@@ -22,12 +22,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "fixtures" / "baselines.json"
-MODULE = ROOT / "modules" / "03-sequence-models"
+from scripts.paths import FIXTURE, GENERATED as GENERATED_REL, MODULE_DIR, ROOT
+
+MODULE = ROOT / MODULE_DIR
 MODULE_PAGE = MODULE / "index.qmd"
 PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", ROOT / "glossary.qmd"]
-GENERATED_REL = Path("modules/03-sequence-models/_generated")
 
 EQUATIONS = [  # (label, the spec's equation number) in the order of the spec
     "eq-rnn-step", "eq-output", "eq-loss", "eq-perplexity", "eq-bptt", "eq-jacobian-product",
