@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// Finish the rendered pages for phones and for speed (the last step of `quarto render`):
+//
+//   node scripts/typeset.mjs            # what `quarto render` runs last (project: post-render)
+//   node scripts/typeset.mjs DIR        # the pages of another rendered site
+//
+// 1. Math is typeset here, once, so a reader's browser does no TeX work and loads no MathJax.
+//    Quarto (html-math-method: mathjax) writes each formula as <span class="math inline">\(…\)</span>
+//    or <span class="math display">\[…\]</span>, numbered ones ending in \tag{N}.  Each becomes
+//    MathJax's CommonHTML markup (mathjax-full, the same MathJax 3.2.2 as vendor/mathjax/, whose
+//    fonts it uses, relative to the page), with hidden MathML for screen readers; the stylesheet for
+//    the glyphs used goes into the page and the <script> that loads MathJax is removed.  A TeX error
+//    stops the render, naming the page and the formula.
+// 2. Nothing is wider than a phone: a numbered equation becomes [body | (N)], the body scrolling
+//    sideways in its own box while the number stays in view (MathJax's own tag would sit at the far
+//    end of the scrolled box); a long inline formula and every table scroll in their own box.  Each
+//    such box is keyboard-focusable (tabindex="0"), so it can be scrolled without a mouse.
+// 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
+// The CSS for these boxes is in site.css.  Reveal.js decks are left to their own MathJax plugin.
+import {readdirSync, readFileSync, writeFileSync, statSync} from "node:fs";
+import {join, relative, resolve, dirname, sep} from "node:path";
+import {createRequire} from "node:module";
+import {fileURLToPath} from "node:url";
+
+const require = createRequire(import.meta.url);
+const {mathjax} = require("mathjax-full/js/mathjax.js");
+const {TeX} = require("mathjax-full/js/input/tex.js");
+const {CHTML} = require("mathjax-full/js/output/chtml.js");
+const {liteAdaptor} = require("mathjax-full/js/adaptors/liteAdaptor.js");
+const {RegisterHTMLHandler} = require("mathjax-full/js/handlers/html.js");
+const {AssistiveMmlHandler} = require("mathjax-full/js/a11y/assistive-mml.js");
+const {AllPackages} = require("mathjax-full/js/input/tex/AllPackages.js");
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const FONTS = "vendor/mathjax/output/chtml/fonts/woff-v2";   // written by scripts/vendor_js.py
+// an inline formula wider than this (in em of the text) may not fit a phone's line: it scrolls
+const WIDE_INLINE_EM = 14;
+const MATH_SPAN = /<span class="math (inline|display)">(\\\(|\\\[)([\s\S]*?)(\\\)|\\\])<\/span>/g;
+const MATHJAX_SCRIPT = /[ \t]*<script\b[^>]*\bsrc="[^"]*mathjax[^"]*"[^>]*>\s*<\/script>[ \t]*\n?/gi;
+const TAG = /\\tag\{([^{}]*)\}\s*$/;
+
+const adaptor = liteAdaptor();
+AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
+// no \require: every package is loaded already, and nothing may be fetched
+const PACKAGES = AllPackages.filter((p) => p !== "require" && p !== "autoload");
+
+const unescape = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
+  .replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+
+export class TexError extends Error {}
+
+/** A MathJax document for one page: its fonts are found relative to the page. */
+export function pageTypesetter(fontURL) {
+  const doc = mathjax.document("", {
+    InputJax: new TeX({packages: PACKAGES, formatError: (jax, err) => { throw new TexError(err.message); }}),
+    OutputJax: new CHTML({fontURL, adaptiveCSS: true}),
+  });
+  return {
+    /** The CommonHTML markup of one formula. */
+    convert(tex, display) {
+      return adaptor.outerHTML(doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280}));
+    },
+    styleSheet: () => adaptor.textContent(doc.outputJax.styleSheet(doc)),
+    doc,
+  };
+}
+
+/** The width of typeset markup in em, from MathJax's own metrics of the internal MathML tree. */
+function widthEm(doc, tex, display) {
+  const item = new doc.options.MathItem(tex, doc.inputJax[0], display);
+  item.setMetrics(16, 8, 1280, 100000, 1);
+  item.compile(doc);
+  return doc.outputJax.getBBox(item, doc).w;
+}
+
+const TABLE = /<table\b[\s\S]*?<\/table>/g;
+
+/** Every table in its own scroll box (tables are never nested in these pages). */
+export function wrapTables(html) {
+  return html.replace(TABLE, (table) => `<div class="table-scroll" tabindex="0">${table}</div>`);
+}
+
+// Quarto's collapsible callout header: a <div> with aria-expanded but no role, named "Toggle callout"
+const CALLOUT_TOGGLE = /<div class="(callout-header[^"]*)" data-bs-toggle="collapse"([^>]*?) aria-label="Toggle callout">/g;
+// Enter and Space open a callout as a click does (a role="button" <div> gets no click from the keyboard)
+const KEYBOARD_TOGGLE = `<script>document.addEventListener("keydown", (e) => {
+  const toggle = e.target.closest && e.target.closest('[role="button"][data-bs-toggle="collapse"]');
+  if (toggle && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); toggle.click(); }
+});</script>\n`;
+
+/** Collapsible callouts as buttons: keyboard-focusable, named by their title, opened by Enter or Space. */
+export function calloutButtons(html) {
+  const out = html.replace(CALLOUT_TOGGLE, (whole, cls, attrs) =>
+    `<div class="${cls}" data-bs-toggle="collapse"${attrs} role="button" tabindex="0">`);
+  return out === html ? html : out.replace("</body>", `${KEYBOARD_TOGGLE}</body>`);
+}
+
+/** One page's HTML, finished (null for a reveal.js deck, which is left as it is). */
+export function typesetPage(html, fontURL, where = "page") {
+  if (/<div class="reveal"/.test(html)) return null;
+  html = calloutButtons(wrapTables(html));
+  if (!html.includes('class="math ')) return {html, count: 0};
+  const t = pageTypesetter(fontURL);
+  let count = 0;
+  const body = html.replace(MATH_SPAN, (whole, kind, open, rawTex) => {
+    const display = kind === "display";
+    let tex = unescape(rawTex);
+    const tag = display ? TAG.exec(tex) : null;
+    if (tag) tex = tex.slice(0, tag.index);
+    let out;
+    try {
+      out = t.convert(tex, display);
+    } catch (err) {
+      throw new TexError(`${where}: TeX error in ${display ? "\\[" : "\\("}${tex.trim()}${display ? "\\]" : "\\)"}: ${err.message}`);
+    }
+    count++;
+    if (display) {
+      const number = tag ? `<span class="equation-number">(${tag[1]})</span>` : "";
+      return `<span class="math display${tag ? " numbered" : ""}"><span class="equation-body" tabindex="0">${out}</span>${number}</span>`;
+    }
+    const wide = widthEm(t.doc, tex, false) > WIDE_INLINE_EM;
+    return wide ? `<span class="math inline wide" tabindex="0">${out}</span>` : `<span class="math inline">${out}</span>`;
+  });
+  const css = `<style id="MJX-CHTML-styles">\n${t.styleSheet()}\n</style>\n`;
+  const withCss = body.replace(MATHJAX_SCRIPT, "").replace("</head>", `${css}</head>`);
+  return {html: withCss, count};
+}
+
+function htmlFiles(dir) {
+  return readdirSync(dir, {withFileTypes: true}).flatMap((e) => {
+    if (e.isDirectory()) return ["site_libs", "vendor"].includes(e.name) ? [] : htmlFiles(join(dir, e.name));
+    return e.name.endsWith(".html") ? [join(dir, e.name)] : [];
+  });
+}
+
+export function typesetSite(site) {
+  let pages = 0, formulas = 0;  // pages changed, formulas typeset
+  for (const file of htmlFiles(site)) {
+    const depth = relative(site, file).split(sep).length - 1;
+    const fontURL = `${"../".repeat(depth) || "./"}${FONTS}`;
+    const result = typesetPage(readFileSync(file, "utf8"), fontURL, relative(site, file));
+    if (!result) continue;
+    writeFileSync(file, result.html);
+    pages++;
+    formulas += result.count;
+  }
+  return {pages, formulas};
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const site = resolve(process.argv[2] || process.env.QUARTO_PROJECT_OUTPUT_DIR || join(ROOT, "_site"));
+  try {
+    statSync(site);
+    const t0 = Date.now();
+    const {pages, formulas} = typesetSite(site);
+    console.log(`typeset: ${formulas} formulas on ${pages} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    console.error(`typeset: ${err.message}`);
+    process.exit(1);
+  }
+}

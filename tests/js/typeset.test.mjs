@@ -1,0 +1,60 @@
+// scripts/typeset.mjs, the render's last step, on small pages shaped like Quarto's output (no Quarto
+// needed): formulas become MathJax markup with no TeX left, numbered equations keep their number
+// beside a scrolling body, the MathJax <script> goes, tables and long formulas get scroll boxes,
+// collapsible callouts become buttons, and a TeX error names the page and the formula.
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {mkdtempSync, mkdirSync, writeFileSync, readFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {typesetPage, typesetSite, TexError} from "../../scripts/typeset.mjs";
+
+const page = (body) => `<!doctype html><html><head>
+<script defer="" src="../../vendor/mathjax/tex-chtml-full.js" type="text/javascript"></script>
+</head><body>${body}</body></html>`;
+
+test("a numbered equation: typeset without its \\tag, the number beside a focusable scrolling body", () => {
+  const {html, count} = typesetPage(page(
+    '<p><span id="eq-rnn-step"><span class="math display">\\[a_t = W h_{t-1} &lt; b \\tag{1}\\]</span></span></p>'), "F");
+  assert.equal(count, 1);
+  assert.match(html, /<span class="math display numbered"><span class="equation-body" tabindex="0"><mjx-container[^>]*display="true"/);
+  assert.match(html, /<\/mjx-container><\/span><span class="equation-number">\(1\)<\/span><\/span><\/span><\/p>/);
+  assert.doesNotMatch(html, /\\tag|\\\[|tex-chtml-full\.js/);
+  assert.match(html, /<mjx-assistive-mml[^>]*>.*<mo>&lt;<\/mo>/s, "hidden MathML for screen readers, with the unescaped <");
+  assert.match(html, /<style id="MJX-CHTML-styles">[\s\S]*url\("F\/MathJax_Math-Italic\.woff"\)[\s\S]*<\/style>\n<\/head>/,
+    "the glyphs' stylesheet in the head, fonts from the given folder");
+});
+
+test("inline formulas: short ones flow in the text, a long one scrolls in its own focusable box", () => {
+  const short = "\\(h_t\\)";
+  const long = "\\(P(w_t \\mid \\text{context}) = (c(\\text{context}, w_t) + k) / (c(\\text{context}) + k\\lvert V \\rvert)\\)";
+  const {html, count} = typesetPage(page(`<p><span class="math inline">${short}</span> and <span class="math inline">${long}</span></p>`), "F");
+  assert.equal(count, 2);
+  assert.equal((html.match(/<span class="math inline">/g) || []).length, 1);
+  assert.equal((html.match(/<span class="math inline wide" tabindex="0">/g) || []).length, 1);
+});
+
+test("tables scroll in their own box; collapsible callouts are keyboard buttons named by their title", () => {
+  const {html} = typesetPage(page(`<table class="table"><caption>T</caption><tr><td>1</td></tr></table>
+<div class="callout-header d-flex align-content-center collapsed" data-bs-toggle="collapse" data-bs-target=".callout-2-contents" aria-controls="callout-2" aria-expanded="false" aria-label="Toggle callout">`), "F");
+  assert.match(html, /<div class="table-scroll" tabindex="0"><table class="table">[\s\S]*<\/table><\/div>/);
+  assert.match(html, /data-bs-toggle="collapse" data-bs-target="\.callout-2-contents" aria-controls="callout-2" aria-expanded="false" role="button" tabindex="0">/);
+  assert.doesNotMatch(html, /Toggle callout/);
+  assert.match(html, /addEventListener\("keydown"[\s\S]*<\/script>\n<\/body>/);
+});
+
+test("a TeX error stops with the page and the formula; a reveal.js deck is left alone", () => {
+  assert.throws(() => typesetPage(page('<span class="math inline">\\(\\frac{1}{\\)</span>'), "F", "x.html"),
+    (e) => e instanceof TexError && /x\.html: TeX error in \\\(\\frac\{1\}\{\\\)/.test(e.message));
+  assert.equal(typesetPage('<div class="reveal"><span class="math inline">\\(x\\)</span></div>', "F"), null);
+});
+
+test("a site: fonts are found relative to each page's folder", () => {
+  const site = mkdtempSync(join(tmpdir(), "typeset-"));
+  mkdirSync(join(site, "modules", "m"), {recursive: true});
+  writeFileSync(join(site, "index.html"), page('<span class="math inline">\\(x\\)</span>'));
+  writeFileSync(join(site, "modules", "m", "index.html"), page('<span class="math inline">\\(y\\)</span>'));
+  assert.deepEqual(typesetSite(site), {pages: 2, formulas: 2});
+  assert.match(readFileSync(join(site, "index.html"), "utf8"), /url\("\.\/vendor\/mathjax\/output\/chtml\/fonts\/woff-v2\//);
+  assert.match(readFileSync(join(site, "modules", "m", "index.html"), "utf8"), /url\("\.\.\/\.\.\/vendor\/mathjax\/output\/chtml\/fonts\/woff-v2\//);
+});
