@@ -4,7 +4,7 @@
 PY ?= python3
 SETTINGS ?= full
 
-.PHONY: setup notebooks data figures site test quick-build benchmark clean
+.PHONY: setup notebooks data figures site test quick-build benchmark mutation clean
 
 setup:
 	bash scripts/setup.sh
@@ -26,8 +26,9 @@ site: setup notebooks data figures
 
 # The tests write only to temporary directories: the work tree's git status, ignored files included,
 # must be the same after them as before, or `make test` fails and shows what appeared or changed.
+# One exception: the rendered-site suite keeps its screenshots and report in build/site/ to be looked at.
 WORKTREE = git status --porcelain --ignored --untracked-files=all -- . ':!node_modules' ':!vendor' \
-	':!*__pycache__*' ':!.pytest_cache'
+	':!*__pycache__*' ':!.pytest_cache' ':!build/site'
 
 test: setup
 	@before=$$(mktemp); $(WORKTREE) > $$before 2>/dev/null; \
@@ -43,6 +44,12 @@ quick-build: setup
 
 benchmark:
 	$(PY) -m scripts.benchmark
+
+# mutation testing (not part of `make test`; minutes): mutmut on the build and site code with the
+# fast tests, Stryker on the demo modules with their node tests, in a temporary copy of the project
+mutation: setup
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	nice -n 19 $(PY) -m scripts.mutation
 
 clean:
 	rm -rf _site .quarto build
