@@ -2,68 +2,21 @@
 //
 // Serves the project root on 127.0.0.1 with a hand-made page at modules/03-sequence-models/ (the
 // folder of the real page, so the partial's relative imports resolve as on the site).  The page
-// runs the OJS cells of _gradient-demo.qmd through a tiny stand-in for Quarto's OJS runtime
-// (parsed with @observablehq/parser 4.5.0, as Quarto does; each cell re-evaluated when a slider
-// moves) and typesets two equations with vendor/mathjax/.  Every request off 127.0.0.1 is
-// blocked.  Needs vendor/ (scripts/vendor_js.py) and Debian's Chromium; skipped without them.
+// runs the OJS cells of _demo-setup.qmd and _gradient-demo.qmd through a small stand-in for
+// Quarto's OJS runtime (ojs-harness.mjs) and typesets two equations with vendor/mathjax/.
+// Every request off 127.0.0.1 is blocked.  Needs vendor/ (scripts/vendor_js.py) and Debian's Chromium; skipped without them.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
-import parser from "@observablehq/parser";
-import {ROOT, ojsBlocks} from "./qmd-files.mjs";
+import {ROOT} from "./qmd-files.mjs";
+import {compileOjsPage} from "./ojs-harness.mjs";
 import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mjs";
 
-const {parseModule} = parser;
 const PARTIAL = join(ROOT, "modules/03-sequence-models/_gradient-demo.qmd");
 // the page includes the shared OJS set-up (Plot, Inputs, d3, htl from vendor/) once, before the demos
 const SETUP = join(ROOT, "modules/03-sequence-models/_demo-setup.qmd");
 const VENDOR = join(ROOT, "vendor", "observable-libs.js");
-
-/** Compile the partial's OJS cells into a module script for the harness page. */
-export function compileOjs(qmdText) {
-  const imports = [], cells = [], importedNames = new Set();
-  for (const {source} of ojsBlocks(qmdText)) {
-    for (const cell of parseModule(source).cells) {
-      const src = source.slice(cell.body.start, cell.body.end);
-      if (cell.body.type === "ImportDeclaration") {
-        imports.push(source.slice(cell.start, cell.end).trim() + ";");
-        for (const s of cell.body.specifiers) importedNames.add(s.local.name);
-        continue;
-      }
-      const viewof = cell.id?.type === "ViewExpression";
-      const name = viewof ? cell.id.id.name : cell.id?.name ?? null;
-      const refs = [...new Set((cell.references ?? []).map((r) => r.name))].filter((n) => !importedNames.has(n));
-      const fn = cell.body.type === "BlockStatement" ? `(${refs.join(", ")}) => ${src}` : `(${refs.join(", ")}) => (${src})`;
-      cells.push(`{name: ${JSON.stringify(name)}, viewof: ${viewof}, refs: ${JSON.stringify(refs)}, fn: ${fn}}`);
-    }
-  }
-  return `${imports.join("\n")}
-const cells = [\n${cells.join(",\n")}\n];
-const root = document.querySelector(".gradient-demo");
-const env = {width: root.clientWidth};
-const slots = cells.map(() => root.appendChild(document.createElement("div")));
-// cells in page order; a promise (a dynamic import()) is awaited, as the OJS runtime does
-async function run() {
-  for (const [i, c] of cells.entries()) {
-    if (c.viewof && slots[i].firstChild) { env[c.name] = slots[i].firstChild.value; continue; }
-    const value = await c.fn(...c.refs.map((r) => env[r]));
-    if (c.viewof) {
-      slots[i].replaceChildren(value);
-      value.addEventListener("input", run);
-      env[c.name] = value.value;
-    } else {
-      if (c.name) env[c.name] = value;
-      // only elements are shown (a module namespace has no string form)
-      slots[i].replaceChildren(...(value instanceof Node ? [value] : []));
-    }
-  }
-  window.__renders = (window.__renders || 0) + 1;
-}
-await run();
-window.__demoReady = true;
-`;
-}
 
 function harnessPage(script) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>offline harness</title>
@@ -73,7 +26,7 @@ function harnessPage(script) {
 </head><body class="quarto-light">
 <p id="inline-math">Inline: \\(\\lVert \\partial h_t / \\partial h_s \\rVert \\le \\lVert W \\rVert^{\\,t-s}\\)</p>
 <p id="display-math">\\[\\frac{\\partial h_t}{\\partial h_s} = \\prod_{j=s+1}^{t} \\mathrm{diag}(1 - h_j^2)\\, W \\tag{6}\\]</p>
-<div class="gradient-demo"></div>
+<main id="harness"></main>
 <script type="module">${script}</script>
 </body></html>`;
 }
@@ -82,7 +35,7 @@ const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chrom
   : !existsSync(VENDOR) ? "vendor/ is missing (python3 -m scripts.vendor_js)" : false;
 
 test("offline: vendored Plot/Inputs/d3/MathJax load and the demo draws and reacts", {skip, timeout: 120_000}, async () => {
-  const page_ = harnessPage(compileOjs(readFileSync(SETUP, "utf8") + readFileSync(PARTIAL, "utf8")));
+  const page_ = harnessPage(compileOjsPage([readFileSync(SETUP, "utf8"), readFileSync(PARTIAL, "utf8")]));
   const site = await serve(ROOT, {"/modules/03-sequence-models/offline-harness.html": page_});
   const {browser, page, problems} = await openOffline(site.origin);
   try {

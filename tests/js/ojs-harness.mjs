@@ -1,0 +1,161 @@
+// A small stand-in for Quarto's OJS runtime, for browser tests that run without Quarto.
+//
+// compileOjsPage(qmdTexts) parses the ```{ojs} cells of one or more .qmd files with
+// @observablehq/parser 4.5.0 (the version Quarto bundles) and returns a module script that runs
+// them the way the runtime does where it matters for the demos:
+//   - cells run in dependency order, not page order; outputs appear in page order, each .qmd in a
+//     div with the classes of its fenced div (as on the site);
+//   - a promise (import(), FileAttachment(...).json()) is awaited before its dependents run;
+//   - a `viewof x` cell shows its input; on "input" only the cells that read x re-run (not those
+//     that read the element, `viewof x`);
+//   - a block marked `//| output: false` runs and shows nothing;
+//   - built-ins: `width` (the harness root's width), `FileAttachment` (resolved against the page,
+//     like Quarto's), and the browser's globals.
+// A cell that throws shows an .observablehq--error box and logs console.error, so tests see it.
+// Static `import` cells are refused: the site does not use them (see _demo-setup.qmd).
+import parser from "@observablehq/parser";
+import {ojsBlocks} from "./qmd-files.mjs";
+
+const {parseModule} = parser;
+
+/** The name a reference or a cell id stands for: "x" or "viewof x". */
+const nameOf = (node) => (node.type === "ViewExpression" ? `viewof ${node.id.name}` : node.name);
+
+/** Parse the OJS cells of the given .qmd texts into [{name, viewof, refs, params, body}]. */
+export function parseCells(qmdTexts) {
+  const cells = [];
+  for (const [part, text] of qmdTexts.entries()) {
+    for (const {source, line} of ojsBlocks(text)) {
+      const hidden = /^\/\/\|\s*output:\s*false\s*$/m.test(source); // Quarto runs the cells, shows nothing
+      for (const cell of parseModule(source).cells) {
+        if (cell.body.type === "ImportDeclaration") throw new Error(`line ${line}: static OJS import cells are not supported`);
+        const viewof = cell.id?.type === "ViewExpression";
+        const name = viewof ? cell.id.id.name : cell.id?.name ?? null;
+        const refs = [...new Set((cell.references ?? []).map(nameOf))];
+        const param = (ref) => `$${refs.indexOf(ref)}`;
+        // rewrite the body so that every reference is a parameter ($0, $1, …): `viewof x` is not
+        // an identifier, and a parameter keeps the body free of the page's globals
+        let body = source.slice(cell.body.start, cell.body.end);
+        for (const node of [...(cell.references ?? [])].sort((a, b) => b.start - a.start))
+          body = body.slice(0, node.start - cell.body.start) + param(nameOf(node)) + body.slice(node.end - cell.body.start);
+        cells.push({name, viewof, refs, params: refs.map(param), body, block: cell.body.type === "BlockStatement", part, hidden});
+      }
+    }
+  }
+  return cells;
+}
+
+/** The classes of a partial's first fenced div, `::: {.demo .sampling-demo}` → ["demo", "sampling-demo"]. */
+export function fenceClasses(qmdText) {
+  const m = /^:::+\s*\{([^}]*)\}/m.exec(qmdText);
+  return m ? [...m[1].matchAll(/\.([\w-]+)/g)].map((x) => x[1]) : [];
+}
+
+/**
+ * A module script that runs the cells of `qmdTexts` inside the element matching `rootSelector`:
+ * each text gets a div there with the classes of its fenced div (as on the site), holding its
+ * cells' outputs in page order.
+ */
+export function compileOjsPage(qmdTexts, rootSelector = "#harness") {
+  const cells = parseCells(qmdTexts).map((c) =>
+    `{name: ${JSON.stringify(c.name)}, viewof: ${c.viewof}, refs: ${JSON.stringify(c.refs)}, part: ${c.part}, hidden: ${c.hidden}, ` +
+    `fn: (${c.params.join(", ")}) => ${c.block ? c.body : `(${c.body})`}}`);
+  const parts = qmdTexts.map(fenceClasses);
+  return `const cells = [\n${cells.join(",\n")}\n];
+${RUNTIME}
+start(cells, document.querySelector(${JSON.stringify(rootSelector)}), ${JSON.stringify(parts)});
+`;
+}
+
+// The page side: evaluation in dependency order, re-running dependents of a changed input.
+const RUNTIME = String.raw`
+function start(cells, root, parts) {
+  const builtins = {
+    width: root.clientWidth,
+    FileAttachment: (name) => ({
+      url: async () => new URL(name, document.baseURI).href,
+      json: async () => {
+        const res = await fetch(new URL(name, document.baseURI));
+        if (!res.ok) throw new Error("FileAttachment " + name + ": HTTP " + res.status);
+        return res.json();
+      },
+    }),
+  };
+  const env = new Map(Object.entries(builtins));
+  const defines = new Map();
+  cells.forEach((c, i) => { if (c.name) { defines.set(c.viewof ? "viewof " + c.name : c.name, i); if (c.viewof) defines.set(c.name, i); } });
+  const boxes = parts.map((classes) => {
+    const box = root.appendChild(document.createElement("div"));
+    box.classList.add(...classes);
+    return box;
+  });
+  const slots = cells.map((c) => boxes[c.part].appendChild(document.createElement("div")));
+  // dependents: cells that read a name, transitively
+  function dependents(names) {
+    const out = new Set();
+    let frontier = [...names];
+    while (frontier.length) {
+      const next = [];
+      cells.forEach((c, i) => {
+        if (out.has(i) || !c.refs.some((r) => frontier.includes(r))) return;
+        out.add(i);
+        if (c.name) next.push(c.name, "viewof " + c.name);
+      });
+      frontier = next;
+    }
+    return out;
+  }
+  // order a set of cells so that each runs after the cells it reads from
+  function order(set) {
+    const done = new Set(), out = [];
+    const visit = (i) => {
+      if (done.has(i)) return;
+      done.add(i);
+      for (const r of cells[i].refs) if (defines.has(r) && set.has(defines.get(r))) visit(defines.get(r));
+      out.push(i);
+    };
+    [...set].sort((a, b) => a - b).forEach(visit);
+    return out;
+  }
+  async function runCell(i) {
+    const c = cells[i];
+    try {
+      const args = c.refs.map((r) => {
+        if (env.has(r)) return env.get(r);
+        if (r in globalThis) return globalThis[r]; // a browser global (Event, document, …), as in the runtime
+        throw new Error(r + " is not defined");
+      });
+      const value = await c.fn(...(await Promise.all(args)));
+      if (c.viewof) {
+        env.set("viewof " + c.name, value);
+        env.set(c.name, value.value);
+        value.addEventListener("input", () => { env.set(c.name, value.value); rerun([c.name]); });
+      } else if (c.name) env.set(c.name, value);
+      if (!c.hidden) slots[i].replaceChildren(value instanceof Node ? value : document.createTextNode(""));
+    } catch (error) {
+      if (c.name) {
+        const failed = Promise.reject(error);
+        failed.catch(() => {}); // reported below; dependents fail with the same error
+        env.set(c.name, failed);
+      }
+      const box = document.createElement("div");
+      box.className = "observablehq--error";
+      box.textContent = (c.name || "cell " + i) + ": " + error.message;
+      slots[i].replaceChildren(box);
+      console.error("OJS cell " + (c.name || i) + " failed: " + error.message);
+    }
+  }
+  let queue = Promise.resolve();
+  function rerun(names) {
+    const set = dependents(names);
+    queue = queue.then(async () => {
+      for (const i of order(set)) await runCell(i);
+      window.__renders = (window.__renders || 0) + 1;
+    });
+    return queue;
+  }
+  queue = queue.then(async () => {
+    for (const i of order(new Set(cells.keys()))) await runCell(i);
+    window.__demoReady = true;
+  });
+}`;
