@@ -5,6 +5,7 @@ import {readFile, stat} from "node:fs/promises";
 import {existsSync} from "node:fs";
 import {join, normalize, extname} from "node:path";
 import {execFileSync} from "node:child_process";
+import assert from "node:assert/strict";
 
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 export const CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -70,6 +71,14 @@ export async function openOffline(origin) {
   page.on("requestfailed", (req) => problems.failed.push(`${req.url()} (${req.failure()?.errorText})`));
   page.on("response", (res) => { if (res.status() >= 400) problems.failed.push(`${res.url()} (HTTP ${res.status()})`); });
   return {browser, context, page, problems};
+}
+
+/** Assert that nothing went wrong on the page: no request off the site, none failed, no error. */
+export function assertNoProblems(problems) {
+  assert.deepEqual(problems.blocked, [], "requests off the site");
+  assert.deepEqual(problems.failed, [], "failed requests");
+  assert.deepEqual(problems.pageErrors, [], "page errors");
+  assert.deepEqual(problems.console, [], "console errors");
 }
 
 /** The `d` attributes of the paths in the first Plot chart under `scope` (a CSS selector). */

@@ -14,7 +14,7 @@ import {readFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {compileOjsPage} from "./ojs-harness.mjs";
-import {serve, openOffline, hasChromium, CHROMIUM} from "./browser.mjs";
+import {serve, openOffline, hasChromium, CHROMIUM, assertNoProblems} from "./browser.mjs";
 import {redrawTime} from "./redraw-time.mjs";
 
 const MODULE = join(ROOT, "modules/03-sequence-models");
@@ -104,10 +104,7 @@ test("offline: the four demos draw from the data and every control redraws its p
       await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "demos-offline.png"), fullPage: true});
     }
     assert.equal(await page.locator(".observablehq--error").count(), 0);
-    assert.deepEqual(problems.blocked, [], "requests off the site");
-    assert.deepEqual(problems.failed, [], "failed requests");
-    assert.deepEqual(problems.pageErrors, [], "page errors");
-    assert.deepEqual(problems.console, [], "console errors");
+    assertNoProblems(problems);
   } finally {
     await browser.close();
     await site.close();

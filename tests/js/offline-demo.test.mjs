@@ -11,7 +11,7 @@ import {readFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {compileOjsPage} from "./ojs-harness.mjs";
-import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mjs";
+import {serve, openOffline, hasChromium, plotPaths, CHROMIUM, assertNoProblems} from "./browser.mjs";
 
 const PARTIAL = join(ROOT, "modules/03-sequence-models/_gradient-demo.qmd");
 // the page includes the shared OJS set-up (Plot, Inputs, d3, htl from vendor/) once, before the demos
@@ -69,10 +69,7 @@ test("offline: vendored Plot/Inputs/d3/MathJax load and the demo draws and react
       await page.evaluate(() => document.body.classList.replace("quarto-light", "quarto-dark"));
       await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "offline-demo-dark.png"), fullPage: true});
     }
-    assert.deepEqual(problems.blocked, [], "requests off the site");
-    assert.deepEqual(problems.failed, [], "failed requests");
-    assert.deepEqual(problems.pageErrors, [], "page errors");
-    assert.deepEqual(problems.console, [], "console errors");
+    assertNoProblems(problems);
   } finally {
     await browser.close();
     await site.close();
