@@ -26,7 +26,7 @@ from scripts.paths import FIXTURE, GENERATED as GENERATED_REL, MODULE_DIR, ROOT
 
 MODULE = ROOT / MODULE_DIR
 MODULE_PAGE = MODULE / "index.qmd"
-PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", ROOT / "glossary.qmd"]
+PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", ROOT / "glossary.qmd", MODULE / "slides.qmd"]  # slides: the deck
 
 EQUATIONS = [  # (label, the spec's equation number) in the order of the spec
     "eq-rnn-step", "eq-output", "eq-loss", "eq-perplexity", "eq-bptt", "eq-jacobian-product",
