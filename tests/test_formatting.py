@@ -35,6 +35,7 @@ def test_sci_tex_and_missing():
     assert fmt_sci(3.94e-9, tex=True) == "4 \\times 10^{-9}"
     assert fmt_sci(9.96e4, 2, tex=True) == "1.0 \\times 10^{5}"
     assert fmt_sci(None) == fmt_sci(float("nan")) == fmt_sci(float("inf")) == "nan"
+    assert fmt_sci(0.0) == fmt_sci(-2.0) == "nan"          # no power of ten to show
 
 
 @pytest.mark.parametrize("share, expected", [
@@ -46,6 +47,7 @@ def test_sci_tex_and_missing():
     (0.0996, "10%"),       # 9.96 rounds to 10.0: whole percents from 10 up, not "10.0%"
     (0.0995, "10%"),
     (0.0994, "9.9%"),
+    (0.1049, "10%"),       # 10.49 is 10.5 at one decimal, but from 10% up it is whole percents
     (0.123, "12%"),        # between 10% and 100%: whole percents (a cut-off moved up shows 12.3%)
     (0.456, "46%"),
     (0.00049, "0%"),
@@ -74,6 +76,7 @@ def test_other_formats():
     assert fmt_num(2) == "2" and fmt_num(2.0) == "2.0" and fmt_num(0.05) == "0.05"
     assert fmt_short(1.0) == "1" and fmt_short(0.5) == "0.5"
     assert fmt_ratio_times(2.0) == "twice" and fmt_ratio_times(3.45) == "3.5 times"
+    assert fmt_ratio_times(2.5) == "2.5 times"
 
 
 @pytest.mark.parametrize("x, expected", [
@@ -81,6 +84,8 @@ def test_other_formats():
     (999.6, "1.0 × 10³"),      # rounds to 1000: past the plain range, into scientific
     (108215.49, "1.1 × 10⁵"),
     (0.005, "5.0 × 10⁻³"),
+    (0.01, "0.01"),            # the plain range starts at 0.01 itself
+    (0.0, "nan"), (-3.0, "nan"), (None, "nan"),
 ])
 def test_factor_in_figures(x, expected):
     assert fmt_factor(x) == expected
