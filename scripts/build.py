@@ -26,17 +26,20 @@ date and exits 0.  Quick settings never write to the committed data/ and figures
 build/quick/{data,figures}/ (or to --out DIR).
 
 Exit status: 0 built or up to date; 1 build failed (lab cell error, failed claim, schema); 2 refused
-(--no-run with stale data, or quick settings aimed at the committed files).
+(--no-run with stale data, quick settings aimed at the committed files, or a missing or wrong corpus,
+checked before a kernel starts); 130 interrupted (Ctrl-C: the kernel is shut down, nothing is written).
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import datetime as dt
 import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -54,13 +57,20 @@ from scripts.paths import ROOT, rel
 from scripts.results import ResultsError
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")   # colors in IPython tracebacks
-MEASURED_KEYS = ("models", "gradient_by_distance", "clipping_demo", "samples")
+MEASURED_KEYS = ("models", "gradient_by_distance", "clipping_demo", "samples", "sampling")
 PROVENANCE_FROM_LAB = ("settings", "settings_values", "seed", "device", "device_type", "torch",
                        "python", "numpy")
 
 
 class BuildError(Exception):
     """A build failure with a message meant for the reader (no traceback needed)."""
+
+
+class BuildRefused(BuildError):
+    """Bad input, refused before anything ran (exit status 2)."""
+
+
+INTERRUPTED = "build interrupted; the previous data/ and figures/ are unchanged"
 
 
 def log(msg: str = "") -> None:
@@ -144,7 +154,9 @@ def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Pa
         f"[LAB3_SETTINGS={settings}, LAB3_DEVICE={device or '(lab decides)'}]")
     try:
         client.execute(env=env)
-    except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
+    except (CellExecutionError, CellTimeoutError, DeadKernelError, asyncio.CancelledError) as e:
+        if client.interrupted:
+            raise KeyboardInterrupt from None
         raise BuildError(describe_failure(nb, e, executed)) from None
     finally:
         nbformat.write(nb, executed)
@@ -184,12 +196,27 @@ class CellProgress:
 
 
 class EchoingClient(NotebookClient):
-    """Echoes the lab's printed lines (training progress, checkpoints) to the build's output."""
+    """Echoes the lab's printed lines (training progress, checkpoints) to the build's output, and stops at
+    Ctrl-C with the kernel shut down at once."""
 
     def __init__(self, nb, echo: bool = True, **kwargs):
         super().__init__(nb, **kwargs)
         self.echo = echo
         self.code_cells = code_cell_indices(nb)
+        self.interrupted = False
+
+    @contextlib.asynccontextmanager
+    async def async_setup_kernel(self, **kwargs):
+        # nbclient's own SIGINT handler only schedules the kernel's shutdown and lets the cell run on; this
+        # one cancels the run, and nbclient's clean-up on the way out then kills the kernel without waiting
+        async with super().async_setup_kernel(**kwargs):
+            run = asyncio.current_task()
+
+            def interrupt():
+                self.interrupted, self.shutdown_kernel = True, "immediate"
+                run.cancel()
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, interrupt)
+            yield
 
     def output(self, outs, msg, display_id, cell_index):
         if self.echo and msg.get("msg_type") == "stream" and msg["content"].get("name") == "stdout":
@@ -271,9 +298,12 @@ def print_summary(data: dict) -> None:
         log(f"  {k:<12}{r['test_nats']:>8.4f}{r['perplexity']:>9.3f}{r['bpc']:>7.3f}")
     g = data["gradient_by_distance"]
     c = data["clipping_demo"]
-    log(f"  ||W|| {g['rnn_spectral_norm_W']:.3f}; RNN gradient exactly 0 from distance "
-        f"{g['rnn_first_zero_distance']}; LSTM/RNN at 50: {g['lstm_rnn_ratio_at_50']}; "
-        f"forget gate mean {g['forget_gate']['mean']:.3f}")
+    fg = g["forget_gate"]
+    log(f"  ||W|| {g['rnn_spectral_norm_W']:.3f}; RNN gradient: factor {g.get('rnn_factor_per_character')} per "
+        f"character, every float32 entry 0 from distance {g.get('rnn_first_all_zero_distance')}, a float32 norm "
+        f"reads 0 from {g.get('rnn_naive_norm_zero_distance')}; LSTM/RNN at 50: {g['lstm_rnn_ratio_at_50']}; "
+        f"forget gates: mean {fg['mean']:.3f}, above 0.9 {fg['share_above_0.9']:.3f}, above 0.99 "
+        f"{fg['share_above_0.99']:.3f}")
     log(f"  clipping demo final loss: unclipped {c['unclipped']['final_loss']}, "
         f"clipped {c['clipped']['final_loss']}")
 
@@ -367,15 +397,26 @@ def run_lab(args, dest: Destination, corpus: Path, timer: Timer) -> tuple[Path, 
     if args.from_results:
         log(f"using the lab results in {args.from_results} (the lab is not executed)")
         return Path(args.from_results), results.lab_source_sha256()
-    if not corpus.exists():
-        raise BuildError(f"corpus not found: {corpus} (set LAB3_CORPUS or --corpus; the lab's "
-                         "download checks its sha256)")
+    check_corpus(corpus)
     with timer.phase("notebook"):
         nb, lab_sha = solution_notebook()
     with timer.phase("lab"):
         path = execute(nb, dest, args.settings, args.device, corpus, args.cell_timeout, echo=not args.quiet)
     log(f"lab done in {timer.phases['lab']:.0f} s; executed notebook: {rel(dest.work / 'lab03_executed.ipynb')}")
     return path, lab_sha
+
+
+def check_corpus(corpus: Path) -> None:
+    """Refuse a missing or wrong corpus before a kernel starts, with advice for the build (the lab's own
+    message tells a student to delete the file and download it again; the build never does either)."""
+    want = lab_source.lab_constant("CORPUS_SHA256")
+    advice = (f"Pass --corpus PATH or set LAB3_CORPUS to Tiny Shakespeare (sha256 {want}, "
+              f"{lab_source.lab_constant('CORPUS_URL')}); the build never downloads or replaces the corpus.")
+    if not corpus.is_file():
+        raise BuildRefused(f"corpus not found: {corpus}. {advice}")
+    got = results.sha256_file(corpus)
+    if got != want:
+        raise BuildRefused(f"{corpus} is not the corpus the lab was written for: its sha256 is {got}. {advice}")
 
 
 def lab_phase_durations(lab: dict) -> dict[str, float]:
@@ -475,6 +516,12 @@ def main(argv=None) -> int:
         return 2
     try:
         return build(args)
+    except KeyboardInterrupt:
+        log(INTERRUPTED)
+        return 130
+    except BuildRefused as e:
+        log(f"refusing: {e}")
+        return 2
     except (BuildError, ResultsError) as e:
         log(f"BUILD FAILED: {e}")
         log("the previous data/ and figures/ are unchanged")
