@@ -13,9 +13,11 @@ setup:
 notebooks:
 	$(PY) -m scripts.make_notebooks
 
-# run the lab (only if data/baselines.json is stale) and write data/ and the measured figures
+# run the lab (only if data/baselines.json is stale) and write data/ and the measured figures; compute the
+# briefing's worked examples with the lab's code (data/worked_examples.json, seconds)
 data:
 	$(PY) -m scripts.build --settings $(SETTINGS)
+	$(PY) -m scripts.worked_examples
 
 # diagrams drawn by code (Figures 1 and 2)
 figures:

@@ -17,6 +17,7 @@ STUDENT_NOTEBOOK = ROOT / "lab" / "lab03_sequence_models.ipynb"
 # what the build measures and draws (committed), and its scratch space (gitignored)
 DATA_PATH = ROOT / "data" / "baselines.json"
 SCHEMA_PATH = ROOT / "data" / "baselines.schema.json"
+WORKED_EXAMPLES = ROOT / "data" / "worked_examples.json"   # scripts/worked_examples.py: the briefing's worked examples
 FIGURES_DIR = ROOT / "figures"
 BUILD_DIR = ROOT / "build"
 FIXTURE = ROOT / "tests" / "fixtures" / "baselines.json"   # NOT measurements: for tests only

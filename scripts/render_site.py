@@ -73,8 +73,8 @@ def ensure_data(no_run: bool) -> int:
 def render(quarto: str, extra: list[str]) -> int:
     SITE, SCRATCH, PREVIOUS = PROJECT / "_site", PROJECT / "_site.render", PROJECT / "_site.previous"
     shutil.rmtree(SCRATCH, ignore_errors=True)
-    # The pre-render step runs once here too, so _variables.yml exists when Quarto loads the project
-    # (Quarto before 1.5 read project metadata before running pre-render scripts).
+    # Format the (possibly just re-measured) data into the committed page files; Quarto's own
+    # pre-render step only checks them, so a plain `quarto render` never writes into the project.
     site_data = [sys.executable, "-m", "scripts.site_data", "--out-root", str(PROJECT)]
     if subprocess.run(site_data, cwd=ROOT).returncode != 0:
         log("RENDER FAILED (scripts/site_data.py); the previous _site/ is unchanged")

@@ -1,26 +1,28 @@
 #!/usr/bin/env python3
-"""The site's pre-render step: turn data/baselines.json into what the pages show.
+"""What the pages show, formatted from the build's data: committed files that Quarto reads.
 
-    python3 -m scripts.site_data                 # what `quarto render` runs first (project: pre-render)
+    python3 -m scripts.site_data            # rewrite them from data/ (make site, after the build)
+    python3 -m scripts.site_data --check    # what `quarto render` runs first: no writes, no torch
     M3_BASELINES=tests/fixtures/baselines.json python3 -m scripts.site_data --out-root /tmp/x
 
-Reads the measured results (data/baselines.json, or the file named by $M3_BASELINES), validates
-them against data/baselines.schema.json and writes, under the output root (the project root by
+Reads data/baselines.json (the lab's measurements, or the file named by $M3_BASELINES),
+data/worked_examples.json (the worked examples computed with the lab's code by
+scripts/worked_examples.py, or $M3_WORKED_EXAMPLES), the lab source as text (the listings) and
+`course:` in _quarto.yml (the Colab link), and writes, under the output root (the project root by
 default):
 
-  _variables.yml                                   every measured number as a display string,
-                                                   read by Quarto's {{< var key.sub >}} shortcode
-  modules/03-sequence-models/_generated/_*.md      include partials: the results table of
-                                                   section 6 with its provenance line, answers
-                                                   that compute with measured numbers, the lab's
-                                                   code listings and the two worked-example
-                                                   tables (computed with the lab's own code), and
-                                                   the Colab links (built from `course:` in
-                                                   _quarto.yml)
+  _variables.yml                               every number the prose shows, as display text, read
+                                               by Quarto's {{< var key.sub >}} shortcode
+  modules/03-sequence-models/_generated/_*.md  include partials: the results table with its
+                                               provenance, the section 4 answer, the two worked
+                                               examples, the lab's code listings, the Colab button
 
-Numbers are formatted by scripts/formatting.py and nowhere else (its `fmt_*` functions, called
-here).  Pages never compute results and never contain a typed measured number;
-tests/test_site_pages.py checks both.
+These files are committed, so a fresh clone renders with `quarto render` alone (Quarto resolves
+includes before any pre-render step).  --check stops the render when a data file is missing or
+invalid, naming it and the problem, or when a committed file is not what the data gives (a data
+change not yet formatted), naming the files and the command that fixes them.  Nothing falls back
+to the test fixture.  Numbers become text in scripts/formatting.py; shown arithmetic is computed
+from the shown, rounded numbers, so a reader who redoes it gets the same result.
 """
 from __future__ import annotations
 
@@ -32,139 +34,130 @@ from pathlib import Path
 
 import yaml
 
-from scripts import paths, results
+from scripts import lab_source, paths, results
 from scripts.files import write_if_changed
-from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_short,
-                                fmt_ratio_times, fmt_sci)
-from scripts.paths import GENERATED, ROOT
+from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_ratio_times, fmt_sci,
+                                fmt_short)
 
 LISTED_FUNCTIONS = ("rnn_cell_step", "lstm_cell_step", "sample_with_temperature")
 MODEL_ORDER = ("uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm")
+FIX_COMMAND = "python3 -m scripts.site_data"
 
 
-def warn(msg: str) -> None:
-    bar = "!" * 78
-    print(f"{bar}\nsite_data.py WARNING: {msg}\n{bar}", file=sys.stderr)
+class SiteDataError(Exception):
+    """A data file is missing or invalid, or a committed page file is out of date."""
 
 
 # --------------------------------------------------------------------------------------------
-# Reading and validating the data
+# Inputs
 # --------------------------------------------------------------------------------------------
-def baselines_path() -> Path:
-    env = os.environ.get("M3_BASELINES")
-    if env:
-        p = Path(env)
-        return p if p.is_absolute() else (ROOT / p)
-    if paths.DATA_PATH.exists():
-        return paths.DATA_PATH
-    warn(f"{paths.rel(paths.DATA_PATH)} does not exist yet: the site is built from the TEST "
-         f"FIXTURE {paths.rel(paths.FIXTURE)}, whose numbers are NOT measurements. Run `make data`.")
-    return paths.FIXTURE
+def input_path(env: str, default: Path) -> Path:
+    value = os.environ.get(env)
+    return default if not value else (Path(value) if Path(value).is_absolute() else paths.ROOT / value)
+
+
+def load_baselines() -> tuple[Path, dict]:
+    path = input_path("M3_BASELINES", paths.DATA_PATH)
+    try:
+        return path, results.load_results(path)    # the build's one reader: strict JSON, schema-checked
+    except results.ResultsError as err:
+        raise SiteDataError(str(err)) from err
+
+
+WORKED_SHAPE = {"one_unit_rnn": ("cases", ("w", "h", "distance", "factor")),
+                "temperature": ("rows", ("tau", "probs", "frequencies"))}
+
+
+def load_worked_examples() -> dict:
+    path = input_path("M3_WORKED_EXAMPLES", paths.WORKED_EXAMPLES)
+    if not path.exists():
+        raise SiteDataError(f"{paths.rel(path)} does not exist: run `python3 -m scripts.worked_examples`")
+    try:
+        worked = results.read_json(path)
+        for part, (rows, keys) in WORKED_SHAPE.items():
+            for row in worked[part][rows]:
+                missing = [k for k in keys if k not in row]
+                if missing:
+                    raise KeyError(f"{part}.{rows}[] lacks {', '.join(missing)}")
+    except (ValueError, KeyError, TypeError) as err:
+        raise SiteDataError(f"{paths.rel(path)} is not a worked-examples file ({err}): "
+                            "run `python3 -m scripts.worked_examples`") from err
+    return worked
 
 
 def course_settings() -> dict:
     cfg = yaml.safe_load(paths.QUARTO_CONFIG.read_text(encoding="utf-8")) or {}
     course = cfg.get("course") or {}
-    for key in ("github", "branch", "notebook"):
-        if not course.get(key):
-            raise SystemExit(f"site_data.py: _quarto.yml has no course.{key}")
+    missing = [key for key in ("github", "branch", "notebook") if not course.get(key)]
+    if missing:
+        raise SiteDataError(f"{paths.rel(paths.QUARTO_CONFIG)} has no course.{', course.'.join(missing)}")
     return course
 
 
 # --------------------------------------------------------------------------------------------
-# The variables (one flat-ish tree of display strings)
+# The variables: one tree of display strings, one function per part of the data
 # --------------------------------------------------------------------------------------------
-def derived(data: dict) -> dict:
-    """Numbers the prose computes from measured ones (never typed into a page)."""
-    m = data["models"]
-    g = data["gradient_by_distance"]
-    s = g["rnn_spectral_norm_W"]
+def model_variables(row: dict) -> dict:
     out = {
-        "lstm_lead_nats": m["best_ngram"]["test_nats"] - m["lstm"]["test_nats"],
-        "rnn_lead_nats": m["best_ngram"]["test_nats"] - m["rnn"]["test_nats"],
-        "lstm_rnn_ppl_gap": m["rnn"]["perplexity"] - m["lstm"]["perplexity"],
-        "param_ratio": m["lstm"]["parameters"] / m["rnn"]["parameters"],
-        "steps_ratio": m["lstm"]["training_steps"] / m["rnn"]["training_steps"],
+        "label": row["label"],
+        "nats": fmt_fixed(row["test_nats"], 4),
+        "nats_2dp": fmt_fixed(row["test_nats"], 2),
+        "ppl": fmt_ppl(row["perplexity"]),
+        "bpc": fmt_fixed(row["bpc"], 2),
+        "params": fmt_int(row.get("parameters")),
+        "steps": fmt_int(row.get("training_steps")),
     }
-    # Section 4's check: (1 - h^2) * ||W|| < 1  <=>  h^2 > 1 - 1/||W||
-    if s > 1:
-        h2 = 1 - 1 / s
-        h = math.sqrt(h2)
-        out.update(h2_threshold=h2, h_threshold=h, preact_at_threshold=math.atanh(min(h, 0.999999)))
-    else:
-        out.update(h2_threshold=None, h_threshold=None, preact_at_threshold=None)
-    out["factor_at_099"] = (1 - 0.99 ** 2) * s
+    if "k" in row:
+        out["k"] = fmt_num(row["k"])
+    for key in ("n", "d_h"):
+        if key in row:
+            out[key] = str(row[key])
     return out
 
 
-def build_variables(data: dict, course: dict) -> dict:
-    m, g, c, p = data["models"], data["gradient_by_distance"], data["clipping_demo"], data["provenance"]
-    d = derived(data)
-    models = {}
-    for key in MODEL_ORDER:
-        row = m[key]
-        models[key] = {
-            "label": row["label"],
-            "nats": fmt_fixed(row["test_nats"], 4),
-            "nats_2dp": fmt_fixed(row["test_nats"], 2),
-            "ppl": fmt_ppl(row["perplexity"]),
-            "bpc": fmt_fixed(row["bpc"], 2),
-            "params": fmt_int(row.get("parameters")),
-            "steps": fmt_int(row.get("training_steps")),
-        }
-        if "k" in row:
-            models[key]["k"] = fmt_num(row["k"])
-        if "n" in row:
-            models[key]["n"] = str(row["n"])
-        if "d_h" in row:
-            models[key]["d_h"] = str(row["d_h"])
-    zero = g["rnn_first_zero_distance"]
-    ratio = g["lstm_rnn_ratio_at_50"]
-    fg = g["forget_gate"]
-    colab = (f"https://colab.research.google.com/github/{course['github']}/blob/"
-             f"{course['branch']}/{course['notebook']}")
+def comparison_variables(m: dict) -> dict:
     return {
-        "course": {
-            "github": course["github"],
-            "branch": course["branch"],
-            "notebook": course["notebook"],
-            "colab_url": colab,
-        },
-        "models": models,
-        "compare": {
-            "lstm_lead_nats": fmt_fixed(d["lstm_lead_nats"], 2),
-            "rnn_lead_nats": fmt_fixed(d["rnn_lead_nats"], 2),
-            "lstm_rnn_ppl_gap": fmt_fixed(d["lstm_rnn_ppl_gap"], 2),
-            "param_ratio": fmt_fixed(d["param_ratio"], 1),
-            "steps_ratio": fmt_ratio_times(d["steps_ratio"]),
-        },
-        "gradient": {
-            "chunks": str(g["chunks"]),
-            "chunk_length": str(g["chunk_length"]),
-            "spectral_W": fmt_fixed(g["rnn_spectral_norm_W"], 1),
-            "first_zero": str(zero) if zero is not None else "never (within the measured distances)",
-            "ratio_at_50": fmt_sci(ratio) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
-            "forget_mean": fmt_fixed(fg["mean"], 2),
-            "forget_share_09": fmt_percent(fg["share_above_0.9"]),
-            "forget_share_099": fmt_percent(fg["share_above_0.99"]),
-        },
-        "clipping": {
-            "steps": str(c["steps"]),
-            "lr": fmt_num(c["lr"]),
-            "kappa": fmt_short(c["kappa"]),
-            "clipped_final": fmt_fixed(c["clipped"]["final_loss"], 2),
-            "unclipped_final": fmt_fixed(c["unclipped"]["final_loss"], 2),
-        },
-        "provenance": {
-            "settings": p["settings"],
-            "seed": str(p["seed"]),
-            "device": p["device"],
-            "device_type": p["device_type"],
-            "run_phrase": run_phrase(p),
-            "torch": p["torch"],
-            "date": p["started_at"][:10],
-            "git_commit": short_commit(p["git_commit"]),
-        },
+        "lstm_lead_nats": fmt_fixed(m["best_ngram"]["test_nats"] - m["lstm"]["test_nats"], 2),
+        "rnn_lead_nats": fmt_fixed(m["best_ngram"]["test_nats"] - m["rnn"]["test_nats"], 2),
+        "lstm_rnn_ppl_gap": fmt_fixed(m["rnn"]["perplexity"] - m["lstm"]["perplexity"], 2),
+        "param_ratio": fmt_fixed(m["lstm"]["parameters"] / m["rnn"]["parameters"], 1),
+        "steps_ratio": fmt_ratio_times(m["lstm"]["training_steps"] / m["rnn"]["training_steps"]),
+    }
+
+
+def distance_or_never(d: int | None) -> str:
+    return str(d) if d is not None else "never (within the measured distances)"
+
+
+def gradient_variables(g: dict) -> dict:
+    fg = g["forget_gate"]
+    ratio = g["lstm_rnn_ratio_at_50"]
+    out = {
+        "chunks": str(g["chunks"]),
+        "chunk_length": str(g["chunk_length"]),
+        "spectral_W": fmt_fixed(g["rnn_spectral_norm_W"], 1),
+        "ratio_at_50": fmt_sci(ratio) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
+        "forget_mean": fmt_fixed(fg["mean"], 2),
+        "forget_share_09": fmt_percent(fg["share_above_0.9"]),
+        "forget_share_099": fmt_percent(fg["share_above_0.99"]),
+    }
+    # the build's data is moving from one zero distance to two (issue 10); each is shown when measured
+    for key, name in (("rnn_first_zero_distance", "first_zero"), ("rnn_first_all_zero_distance", "first_all_zero"),
+                      ("rnn_naive_norm_zero_distance", "naive_norm_zero")):
+        if key in g:
+            out[name] = distance_or_never(g[key])
+    if g.get("rnn_factor_per_character") is not None:
+        out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
+    return out
+
+
+def clipping_variables(c: dict) -> dict:
+    return {
+        "steps": str(c["steps"]),
+        "lr": fmt_num(c["lr"]),
+        "kappa": fmt_short(c["kappa"]),
+        "clipped_final": fmt_fixed(c["clipped"]["final_loss"], 2),
+        "unclipped_final": fmt_fixed(c["unclipped"]["final_loss"], 2),
     }
 
 
@@ -180,34 +173,74 @@ def run_phrase(p: dict) -> str:
     return f"{p['settings']} settings, seed {p['seed']}, {where}"
 
 
+def lab_compute(p: dict) -> str:
+    """How long the build's run of the lab took, and where: '10 minutes on a CPU (AMD EPYC), ...'."""
+    minutes = max(1, round(p["duration_s"]["lab"] / 60))
+    where = (f"on a CPU ({p['device']}), at {p['settings']} settings; not yet timed on a Colab T4"
+             if p["device_type"] == "cpu" else f"on a GPU ({p['device']}), at {p['settings']} settings")
+    return f"{minutes} minute{'s' if minutes != 1 else ''} {where}"
+
+
+def provenance_variables(p: dict) -> dict:
+    out = {
+        "settings": p["settings"],
+        "seed": str(p["seed"]),
+        "device": p["device"],
+        "device_type": p["device_type"],
+        "run_phrase": run_phrase(p),
+        "torch": p["torch"],
+        "date": p["started_at"][:10],
+        "git_commit": short_commit(p["git_commit"]),
+    }
+    if "lab" in p.get("duration_s", {}):
+        out["lab_compute"] = lab_compute(p)
+    return out
+
+
+def course_variables(course: dict) -> dict:
+    colab = (f"https://colab.research.google.com/github/{course['github']}/blob/"
+             f"{course['branch']}/{course['notebook']}")
+    return {"github": course["github"], "branch": course["branch"], "notebook": course["notebook"],
+            "colab_url": colab}
+
+
+def build_variables(data: dict, course: dict) -> dict:
+    m = data["models"]
+    return {
+        "course": course_variables(course),
+        "models": {key: model_variables(m[key]) for key in MODEL_ORDER},
+        "compare": comparison_variables(m),
+        "gradient": gradient_variables(data["gradient_by_distance"]),
+        "clipping": clipping_variables(data["clipping_demo"]),
+        "provenance": provenance_variables(data["provenance"]),
+    }
+
+
 # --------------------------------------------------------------------------------------------
 # Partials
 # --------------------------------------------------------------------------------------------
-def provenance_line(data: dict, v: dict) -> str:
-    p = data["provenance"]
-    pv = v["provenance"]
+def provenance_line(p: dict) -> str:
     return (f"*Provenance:* `data/baselines.json`, Lab 3 run with {p['settings']} settings, seed {p['seed']}, "
             f"on {p['device']} ({p['device_type']}), torch {p['torch']}, Python {p['python']}, "
-            f"started {p['started_at']}, git commit `{pv['git_commit']}`, "
+            f"started {p['started_at']}, git commit `{short_commit(p['git_commit'])}`, "
             f"lab source `{p['lab_source_sha256'][:12]}`.")
 
 
+def table_label(row: dict, shown: dict) -> str:
+    """The model's label as the lab wrote it (it already names k, n, d_h and steps), in the page's
+    notation, with the parameter count of a neural model."""
+    label = row["label"].replace("≤", "$\\le$").replace("d_h", "$d_h$")
+    if row.get("parameters") is not None and "parameters" not in label:
+        label += f" ({shown['params']} parameters)"
+    return label
+
+
 def results_table(data: dict, v: dict) -> str:
-    m = data["models"]
     rows = []
     for key in MODEL_ORDER:
-        row, vr = m[key], v["models"][key]
-        label = row["label"]
-        if key in ("bigram", "trigram"):
-            label += f" (k = {vr['k']})"
-        elif key == "best_ngram":
-            label = label.replace("≤", "$\\le$") + f": n = {vr['n']}, add-k (k = {vr['k']})"
-        elif key in ("rnn", "lstm"):
-            dh = row.get("d_h")
-            label += (f", $d_h$ = {dh}" if dh else "") + \
-                f", {vr['steps']} training steps ({vr['params']} parameters)"
+        row, shown = data["models"][key], v["models"][key]
         lab = "–" if row["lab"] is None else str(row["lab"])
-        rows.append(f"| {label} | {lab} | {vr['nats']} | {vr['ppl']} | {vr['bpc']} |")
+        rows.append(f"| {table_label(row, shown)} | {lab} | {shown['nats']} | {shown['ppl']} | {shown['bpc']} |")
     return "\n".join([
         "| Model | Lab | Test nats per character | Perplexity | Bits per character |",
         "|:-----------------------------------------|:---:|------:|------:|------:|",
@@ -216,159 +249,157 @@ def results_table(data: dict, v: dict) -> str:
         ": Test results on the same test characters, in the same units.",
         "",
         "::: {.provenance}",
-        provenance_line(data, v),
+        provenance_line(data["provenance"]),
         ":::",
         "",
     ])
 
 
-def answer_saturation(data: dict, v: dict) -> str:
-    """Section 4's check, computed with the data's spectral norm."""
-    d = derived(data)
+def answer_saturation(v: dict) -> str:
+    """Section 4's check with the data's spectral norm; each step computed from the number shown
+    before it, so the arithmetic on the page is right as printed."""
     s = v["gradient"]["spectral_W"]
-    if d["h_threshold"] is None:
+    if float(s) <= 1:
         return (f"With $\\lVert W \\rVert \\approx$ {s} the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for "
                 "every $|h|$: this trained RNN is in the sufficient case for vanishing.\n")
-    inv = 1 / d["factor_at_099"] if d["factor_at_099"] > 0 else float("inf")
+    h2 = fmt_fixed(1 - 1 / float(s), 3)
+    h = fmt_fixed(math.sqrt(float(h2)), 2)
+    preact = fmt_fixed(math.atanh(float(h)), 1)
+    factor = fmt_fixed((1 - 0.98) * float(s), 2)          # 1 - 0.99^2 = 0.9801, shown as 0.98
+    per_char = fmt_fixed(1 / float(factor), 0)
     return (
-        f"We need $(1 - h^2) \\times {s} < 1$, so $h^2 > 1 - 1/{s} = {fmt_fixed(d['h2_threshold'], 3)}$ "
-        f"and $|h| > {fmt_fixed(d['h_threshold'], 2)}$. A $\\tanh$ unit reaches {fmt_fixed(d['h_threshold'], 2)} "
-        f"at a pre-activation of only about {fmt_fixed(d['preact_at_threshold'], 1)}, so this is ordinary behavior "
+        f"We need $(1 - h^2) \\times {s} < 1$, so $h^2 > 1 - 1/{s} = {h2}$ and $|h| > {h}$. "
+        f"A $\\tanh$ unit reaches {h} at a pre-activation of only about {preact}, so this is ordinary behavior "
         f"for a trained network, not an extreme. At $|h| = 0.99$ the factor is "
-        f"$(1 - 0.98) \\times {s} \\approx {fmt_fixed(d['factor_at_099'], 2)}$: the gradient loses a factor of "
-        f"about {fmt_fixed(inv, 0)} per character. Real units are not all equally saturated, so this is a caricature, "
-        f"but it shows how a spectral norm of {s} and a vanishing gradient can be compatible.\n"
+        f"$(1 - 0.98) \\times {s} \\approx {factor}$: the gradient loses a factor of about {per_char} per character. "
+        f"Real units are not all equally saturated, so this is a caricature, but it shows how a spectral norm "
+        f"of {s} and a vanishing gradient can be compatible.\n"
     )
 
 
-def code_listing(name: str, lab_source) -> str:
-    if lab_source is None:
-        return (f"::: {{.callout-warning}}\nThe listing of `{name}` is taken from the lab source, which was "
-                "not available when the site was built.\n:::\n")
-    src = lab_source.function_source(name).rstrip("\n")
-    return f"```python\n{src}\n```\n"
+def code_listing(name: str) -> str:
+    """A function of the lab, as the solution notebook has it (read as text: nothing is run)."""
+    return f"```python\n{lab_source.function_source(name).rstrip()}\n```\n"
 
 
-def worked_rnn_table(ns: dict | None) -> str:
-    """The one-unit RNN's three cases; the one-step factor is dh_t/dh_{t-1} of the lab's rnn_cell_step."""
-    import torch
+def shown_number(x: float) -> str:
+    """A worked example's factor: at most two decimals, no trailing zeros (2, 0.9, 0.38)."""
+    return fmt_short(float(fmt_fixed(x, 2)))
 
-    def factor(w: float, h_target: float) -> float:
-        # one step of the lab's cell with d = d_h = 1, arranged so that h_t = h_target
-        W = torch.tensor([[w]], dtype=torch.float64)
-        U = torch.tensor([[1.0]], dtype=torch.float64)
-        h_prev = torch.zeros(1, 1, dtype=torch.float64, requires_grad=True)
-        x = torch.tensor([[math.atanh(h_target)]], dtype=torch.float64)
-        b = torch.zeros(1, dtype=torch.float64)
-        step = ns["rnn_cell_step"] if ns else (lambda x_, h_, W_, U_, b_: torch.tanh(h_ @ W_.T + x_ @ U_.T + b_))
-        h = step(x, h_prev, W, U, b)
-        (gh,) = torch.autograd.grad(h.sum(), h_prev)
-        return float(gh)
 
-    def sci(x: float) -> str:
-        return fmt_sci(x, tex=True)
+def one_unit_row(case: dict) -> str:
+    w, d = case["w"], case["distance"]
+    f = shown_number(case["factor"])
+    if abs(w) < 1:
+        return (f"| $w = {fmt_short(w)}$, any state | at most {f} | over {d} steps: at most "
+                f"${f}^{{{d}}} = {fmt_fixed(float(f) ** d, 3)}$ | the same: {fmt_fixed(abs(w) ** d, 3)} |")
+    state = "state near 0" if case["h"] == 0 else f"state saturated at $h_j = {fmt_short(case['h'])}$"
+    h2 = fmt_short(float(fmt_fixed(case["h"] ** 2, 2)))
+    return (f"| $w = {fmt_short(w)}$, {state} | $(1 - {h2}) \\times {fmt_short(w)} = {f}$ | over {d} steps: "
+            f"${f}^{{{d}}} \\approx {fmt_sci(float(f) ** d, tex=True)}$ | ${fmt_sci(abs(w) ** d, tex=True)}$ |")
 
-    f1, f2, f3 = factor(0.9, 0.0), factor(2.0, 0.0), factor(2.0, 0.9)
-    rows = [
-        ("$w = 0.9$, any state", f"at most {fmt_fixed(f1, 1)}",
-         f"over 50 steps: at most $0.9^{{50}} = {fmt_fixed(f1 ** 50, 3)}$", f"the same: {fmt_fixed(0.9 ** 50, 3)}"),
-        ("$w = 2$, state near 0", f"$(1 - 0) \\times 2 = {fmt_short(f2)}$",
-         f"over 20 steps: $2^{{20}} \\approx {sci(f2 ** 20)}$", f"${sci(2.0 ** 20)}$"),
-        ("$w = 2$, state saturated at $h_j = 0.9$", f"$(1 - 0.81) \\times 2 = {fmt_fixed(f3, 2)}$",
-         f"over 20 steps: ${fmt_fixed(f3, 2)}^{{20}} \\approx {sci(f3 ** 20)}$", f"${sci(2.0 ** 20)}$"),
-    ]
-    lines = ["| Case | One-step factor $(1 - h_j^2)\\,w$ | Product over a distance $t - s$ | Bound $\\lvert w \\rvert^{t-s}$ |",
-             "|:--------------|:--------------|:------------------|:----------|"]
-    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
-    src = "the lab's `rnn_cell_step`" if ns else "Equation 1 (the lab source was not available)"
-    lines += ["", f": One hidden unit, three cases (the one-step factor is computed by autograd through {src}). "
-              ""]
+
+def worked_rnn_table(worked: dict) -> str:
+    return "\n".join([
+        "| Case | One-step factor $(1 - h_j^2)\\,w$ | Product over a distance $t - s$ | Bound $\\lvert w \\rvert^{t-s}$ |",
+        "|:--------------|:--------------|:------------------|:----------|",
+        *(one_unit_row(case) for case in worked["one_unit_rnn"]["cases"]),
+        "",
+        ": One hidden unit, three cases (the one-step factor is computed by autograd through the lab's "
+        "`rnn_cell_step`, in `data/worked_examples.json`).",
+        "",
+    ])
+
+
+def worked_temperature_table(worked: dict) -> str:
+    t = worked["temperature"]
+    z = t["logits"]
+    lines = [f"| Temperature $\\tau$ | $z_t / \\tau$ | $\\hat{{y}}_t^{{(\\tau)}}$ | Share of {fmt_int(t['draws'])} draws "
+             "by `sample_with_temperature` |",
+             "|:---:|:---:|:---:|:---:|"]
+    for row in t["rows"]:
+        tau = row["tau"]
+        scaled = ", ".join(fmt_short(x / tau) for x in z)
+        probs = ",\\ ".join(fmt_fixed(x, 3) for x in row["probs"])
+        drawn = ",\\ ".join(fmt_fixed(x, 3) for x in row["frequencies"])
+        lines.append(f"| {fmt_short(tau)} | $({scaled})$ | $({probs})$ | $({drawn})$ |")
+    logits = ", ".join(fmt_short(x) for x in z)
+    lines += ["", f": Logits $z_t = ({logits})$ at three temperatures (@eq-temperature), and what the lab's sampler "
+              "draws (`data/worked_examples.json`).", ""]
     return "\n".join(lines)
 
 
-def worked_temperature_table(ns: dict | None) -> str:
-    """Equation 12 on logits (2, 1, 0) at three temperatures, and a check against the lab's sampler."""
-    import torch
-
-    z = torch.tensor([2.0, 1.0, 0.0], dtype=torch.float64)
-    lines = ["| Temperature $\\tau$ | $z_t / \\tau$ | $\\hat{y}_t^{(\\tau)}$ |", "|:---:|:---:|:---:|"]
-    for tau in (0.5, 1.0, 2.0):
-        scaled = z / tau
-        probs = torch.softmax(scaled, dim=-1)
-        if ns and "sample_with_temperature" in ns:
-            gen = torch.Generator().manual_seed(0)
-            draws = ns["sample_with_temperature"](z.float().expand(20000, 3), tau, generator=gen)
-            freq = torch.bincount(draws.flatten(), minlength=3).double() / 20000
-            if (freq - probs).abs().max() > 0.02:
-                raise SystemExit(f"site_data.py: the lab's sample_with_temperature disagrees with "
-                                 f"softmax(z/tau) at tau={tau}: {freq.tolist()} vs {probs.tolist()}")
-        zs = ", ".join(fmt_short(x) for x in scaled.tolist())
-        ps = ",\\ ".join(fmt_fixed(x, 3) for x in probs.tolist())
-        lines.append(f"| {fmt_short(tau)} | $({zs})$ | $({ps})$ |")
-    lines += ["", ": Logits $z_t = (2, 1, 0)$ at three temperatures (Equation 12).", ""]
-    return "\n".join(lines)
+def colab_badge(v: dict) -> str:
+    return (f"[Open in Colab]({v['course']['colab_url']})"
+            "{.btn .btn-warning .btn-lg .colab-badge role=\"button\"}\n")
 
 
-def colab_partials(v: dict) -> dict[str, str]:
-    url = v["course"]["colab_url"]
-    return {
-        "_colab-link.md": f"[Open the lab in Colab]({url}){{.colab-link}}\n",
-        "_colab-badge.md": (f"[Open in Colab]({url}){{.btn .btn-warning .btn-lg .colab-badge role=\"button\"}}\n"),
+# --------------------------------------------------------------------------------------------
+# Writing and checking
+# --------------------------------------------------------------------------------------------
+def site_files(data: dict, worked: dict, course: dict, source_name: str) -> dict[Path, str]:
+    """Every file this writes, relative to the output root, with its text."""
+    v = build_variables(data, course)
+    header = f"# GENERATED by `{FIX_COMMAND}` from data/{source_name}; do not edit.\n"
+    partials = {
+        "_results-table.md": results_table(data, v),
+        "_answer-saturation.md": answer_saturation(v),
+        "_worked-one-unit.md": worked_rnn_table(worked),
+        "_worked-temperature.md": worked_temperature_table(worked),
+        "_colab-badge.md": colab_badge(v),
+        **{f"_code-{name.replace('_', '-')}.md": code_listing(name) for name in LISTED_FUNCTIONS},
     }
+    files = {Path("_variables.yml"): header + yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=1000)}
+    files.update({paths.GENERATED / name: text for name, text in partials.items()})
+    return {path: text.rstrip("\n") + "\n" for path, text in files.items()}
 
 
-def load_lab_source():
-    try:
-        from scripts import lab_source  # load_lab(), function_source()
-    except ImportError as exc:
-        warn(f"scripts/lab_source.py is not importable ({exc}): code listings are placeholders and the "
-             "worked examples use a stand-in for the lab's code.")
-        return None, None
-    try:
-        ns = lab_source.load_lab(mode="solution")
-    except Exception as exc:  # noqa: BLE001 - report and fall back
-        warn(f"load_lab(mode='solution') failed ({exc!r}); worked examples use a stand-in.")
-        ns = None
-    return lab_source, ns
+def leftovers(files: dict[Path, str], root: Path) -> list[Path]:
+    """Partials under `root` that this no longer writes (a renamed or dropped one)."""
+    folder = root / paths.GENERATED
+    return sorted(p.relative_to(root) for p in folder.glob("*") if p.relative_to(root) not in files) \
+        if folder.is_dir() else []
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write a generated file ending in exactly one newline, only when its content changed."""
-    write_if_changed(path, text.rstrip("\n") + "\n")
+def out_of_date(files: dict[Path, str], root: Path) -> list[str]:
+    """The files under `root` that are missing, differ from `files`, or are left over."""
+    stale = []
+    for rel, text in files.items():
+        target = root / rel
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            stale.append(str(rel))
+    return stale + [f"{rel} (no longer written)" for rel in leftovers(files, root)]
+
+
+def run(out_root: Path, check: bool) -> str:
+    path, data = load_baselines()
+    files = site_files(data, load_worked_examples(), course_settings(), path.name)
+    if check:
+        stale = out_of_date(files, out_root)
+        if stale:
+            raise SiteDataError(f"not what data/ gives (a data change not yet formatted): {', '.join(stale)}; "
+                                f"run `{FIX_COMMAND}` and commit the result")
+        return f"site_data: the {len(files)} page data files are up to date with {paths.rel(path)}"
+    for rel in files:
+        (out_root / rel).parent.mkdir(parents=True, exist_ok=True)
+    written = [rel for rel, text in files.items() if write_if_changed(out_root / rel, text)]
+    for rel in leftovers(files, out_root):
+        (out_root / rel).unlink()
+    return f"site_data: {paths.rel(path)} -> {len(files)} files under {out_root} ({len(written)} changed)"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out-root", type=Path, default=ROOT,
-                    help="where to write _variables.yml and the _generated partials (default: project root)")
-    ap.add_argument("--no-lab", action="store_true", help="do not import the lab (listings become placeholders)")
+    ap.add_argument("--out-root", type=Path, default=paths.ROOT,
+                    help="where _variables.yml and the _generated partials live (default: project root)")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; fail if the data is missing or invalid or the files are out of date")
     args = ap.parse_args(argv)
-
-    path = baselines_path()
     try:
-        data = results.load_results(path)       # the build's one reader: strict JSON, schema-checked
-    except results.ResultsError as err:
+        print(run(args.out_root, args.check))
+    except SiteDataError as err:
         print(f"site_data: {err}", file=sys.stderr)
         return 1
-    course = course_settings()
-    v = build_variables(data, course)
-    lab_source, ns = (None, None) if args.no_lab else load_lab_source()
-
-    header = f"# GENERATED by scripts/site_data.py from {path.name}; do not edit.\n"
-    write_text(args.out_root / "_variables.yml",
-               header + yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=1000))
-    gen = args.out_root / GENERATED
-    partials = {
-        "_results-table.md": results_table(data, v),
-        "_answer-saturation.md": answer_saturation(data, v),
-        "_worked-one-unit.md": worked_rnn_table(ns),
-        "_worked-temperature.md": worked_temperature_table(ns),
-        **{f"_code-{name.replace('_', '-')}.md": code_listing(name, lab_source) for name in LISTED_FUNCTIONS},
-        **colab_partials(v),
-    }
-    for name, text in partials.items():
-        write_text(gen / name, text)
-    print(f"site_data.py: {path} -> {args.out_root / '_variables.yml'} and {len(partials)} partials in {gen}")
     return 0
 
 
