@@ -1,0 +1,127 @@
+"""Mutation testing: how many deliberately broken copies of the code the tests catch.
+
+    make mutation                         # both tools, a few minutes each on 2 cores
+    python3 -m scripts.mutation --python  # mutmut only (or --js: Stryker only)
+
+mutmut (requirements-dev.txt; its settings in setup.cfg [mutmut]) mutates the build and site code
+(scripts/formatting, results, claims, files, site_data, build) and runs, for each mutant, the fast
+tests that reach the mutated function.  Stryker (package.json devDependencies; settings in
+stryker.config.json) mutates the demo modules and runs their node tests.  Both run in a temporary
+copy of the project (the last commit, or with --worktree the work tree as it is), so the work tree
+is never mutated; the reports land in build/mutation/.  The survivors judged harmless, and why, are listed in
+tests/mutation-survivors.md.  Exit status 1 when either score is below 80%.
+"""
+from __future__ import annotations
+
+import argparse
+import configparser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from scripts import paths
+
+TARGET = 80.0                                      # percent of mutants killed
+REPORTS = paths.BUILD_DIR / "mutation"
+# mutmut's outcomes that mean a test caught the mutant (a timeout: it looped forever)
+MUTMUT_CAUGHT = ("killed", "timeout", "caught_by_type_check")
+STRYKER_CAUGHT = ("Killed", "Timeout")
+STRYKER_UNCOUNTED = ("CompileError", "RuntimeError", "Ignored")
+
+
+def copy_project(dest: Path, worktree: bool) -> None:
+    """The committed project (HEAD), or with worktree=True the files git tracks and the untracked ones
+    it does not ignore, as they are in the work tree; node_modules is linked, not copied."""
+    if worktree:
+        listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=paths.ROOT,
+                                capture_output=True, check=True).stdout.decode().split("\0")
+        for name in filter(None, listed):
+            src = paths.ROOT / name
+            if src.is_file():
+                (dest / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dest / name)
+    else:
+        archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=paths.ROOT,
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    (dest / "node_modules").symlink_to(paths.NODE_MODULES)
+
+
+def mark_not_mutated(copy: Path) -> None:
+    """setup.cfg [mutation] not_mutated lists, per file, the functions and classes that only the slow
+    tests reach (they start a kernel or a process) or that only print: in the copy, each gets mutmut's
+    `# pragma: no mutate block` at the end of its header."""
+    cfg = configparser.ConfigParser()
+    cfg.read(copy / "setup.cfg")
+    for entry in filter(None, cfg.get("mutation", "not_mutated", fallback="").splitlines()):
+        path, names = entry.split(":", 1)
+        lines = (copy / path.strip()).read_text(encoding="utf-8").splitlines()
+        for name in names.split():
+            start = next((i for i, ln in enumerate(lines) if re.match(rf"(def|class) {name}\b", ln)), None)
+            if start is None:
+                print(f"note: setup.cfg [mutation] names {name}, which {path.strip()} no longer defines")
+                continue
+            end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith(":"))
+            lines[end] += "  # pragma: no mutate block"
+        (copy / path.strip()).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def score(caught: int, total: int) -> float:
+    return 100.0 * caught / total if total else 0.0
+
+
+def run_mutmut(copy: Path) -> tuple[int, int]:
+    # the corpus stays where it is (the copy has no ../shared beside it)
+    mark_not_mutated(copy)
+    env = dict(os.environ, OMP_NUM_THREADS="1", LAB3_CORPUS=str(paths.corpus()))
+    subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", "2"], cwd=copy, env=env, check=True)
+    subprocess.run([sys.executable, "-m", "mutmut", "export-cicd-stats"], cwd=copy, env=env, check=True)
+    listing = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=copy, env=env,
+                             capture_output=True, text=True, check=True).stdout
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / "mutmut-results.txt").write_text(listing, encoding="utf-8")
+    shutil.copy2(copy / "mutants" / "mutmut-cicd-stats.json", REPORTS / "mutmut-cicd-stats.json")
+    outcomes = [line.rsplit(": ", 1)[1] for line in listing.splitlines() if ": " in line]
+    caught = sum(o in MUTMUT_CAUGHT for o in outcomes)
+    return caught, len(outcomes)
+
+
+def run_stryker(copy: Path) -> tuple[int, int]:
+    subprocess.run(["npx", "--no-install", "stryker", "run"], cwd=copy, check=True)
+    report = copy / "reports" / "mutation" / "stryker.json"
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(report, REPORTS / "stryker.json")
+    statuses = [m["status"] for f in json.loads(report.read_text())["files"].values() for m in f["mutants"]]
+    counted = [s for s in statuses if s not in STRYKER_UNCOUNTED]
+    return sum(s in STRYKER_CAUGHT for s in counted), len(counted)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    only = ap.add_mutually_exclusive_group()
+    only.add_argument("--python", action="store_true", help="mutmut only")
+    only.add_argument("--js", action="store_true", help="Stryker only")
+    ap.add_argument("--worktree", action="store_true",
+                    help="test the work tree as it is (uncommitted changes included), not the last commit")
+    args = ap.parse_args(argv)
+    scores = {}
+    with tempfile.TemporaryDirectory(prefix="m3-mutation-") as tmp:
+        copy = Path(tmp)
+        copy_project(copy, args.worktree)
+        if not args.js:
+            scores["Python (mutmut)"] = run_mutmut(copy)
+        if not args.python:
+            scores["JavaScript (Stryker)"] = run_stryker(copy)
+    print(f"\nmutation scores (reports in {paths.rel(REPORTS)}; harmless survivors: tests/mutation-survivors.md)")
+    for name, (caught, total) in scores.items():
+        print(f"  {name}: {caught} of {total} mutants killed, {score(caught, total):.1f}%")
+    return 0 if all(score(*s) >= TARGET for s in scores.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""scripts/site_data.py in process: the display strings of the page's variables and partials, from
+data with chosen numbers, against strings worked out by hand (tests/test_site_pages.py checks the
+pages through the command itself; these let mutation testing see which function a test reaches)."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scripts import paths, site_data
+
+COURSE = {"github": "org/repo", "branch": "main", "notebook": "lab/x.ipynb"}
+
+
+@pytest.fixture
+def data() -> dict:
+    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    m = d["models"]
+    m["rnn"].update(test_nats=1.69594, perplexity=5.45155, bpc=2.44672, parameters=103041, training_steps=1000)
+    m["lstm"].update(test_nats=1.6114, perplexity=5.0098, parameters=350593, training_steps=2000)
+    m["best_ngram"]["test_nats"] = 1.8326
+    g = d["gradient_by_distance"]
+    g.update(rnn_spectral_norm_W=5.2, lstm_rnn_ratio_at_50=53.87, chunks=64, chunk_length=200)
+    g["forget_gate"].update({"mean": 0.7153, "share_above_0.9": 0.123, "share_above_0.99": 0.053})
+    c = d["clipping_demo"]
+    c.update(steps=150, lr=2.0, kappa=1.0)
+    c["clipped"]["final_loss"], c["unclipped"]["final_loss"] = 2.114, 9.345
+    d["provenance"].update(git_commit="0123456789abcdef0123+dirty", started_at="2026-11-29T03:04:05Z",
+                           settings="full", seed=0, device="AMD EPYC", device_type="cpu",
+                           duration_s={"total": 600.0, "lab": 596.0})
+    return d
+
+
+def test_models_and_comparison(data):
+    v = site_data.build_variables(data, COURSE)
+    rnn = {"nats": "1.6959", "nats_2dp": "1.70", "ppl": "5.45", "bpc": "2.45", "params": "103,041",
+           "steps": "1,000", "d_h": "256"}
+    assert {key: v["models"]["rnn"][key] for key in rnn} == rnn
+    assert (v["models"]["uniform"]["ppl"], v["models"]["uniform"]["params"]) == ("65", "–")   # 64.99999999999999
+    assert (v["models"]["bigram"]["k"], v["models"]["bigram"]["n"]) == ("0.1", "2")
+    assert list(v["models"]) == ["uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm"]
+    # 1.8326 - 1.6114 = 0.2212; 1.8326 - 1.69594 = 0.13666; 5.45155 - 5.0098 = 0.44175; 350593 / 103041 = 3.402
+    assert v["compare"] == {"lstm_lead_nats": "0.22", "rnn_lead_nats": "0.14", "lstm_rnn_ppl_gap": "0.44",
+                            "param_ratio": "3.4", "steps_ratio": "twice"}
+    data["models"]["lstm"]["training_steps"] = 3400
+    assert site_data.build_variables(data, COURSE)["compare"]["steps_ratio"] == "3.4 times"
+
+
+def test_gradient_and_clipping(data):
+    v = site_data.build_variables(data, COURSE)
+    g = v["gradient"]
+    assert (g["chunks"], g["chunk_length"], g["spectral_W"]) == ("64", "200", "5.2")
+    assert g["ratio_at_50"] == "5 × 10¹"
+    assert (g["forget_mean"], g["forget_share_09"], g["forget_share_099"]) == ("0.72", "12%", "5.3%")
+    assert v["clipping"] == {"steps": "150", "lr": "2.0", "kappa": "1", "clipped_final": "2.11",
+                             "unclipped_final": "9.35"}                  # 9.345: half up, as on paper
+
+
+def test_provenance_and_course(data):
+    v = site_data.build_variables(data, COURSE)
+    p = v["provenance"]
+    assert (p["date"], p["git_commit"], p["seed"]) == ("2026-11-29", "0123456789ab+dirty", "0")
+    assert p["run_phrase"] == "full settings, seed 0, on a CPU, not yet on a Colab T4"
+    assert p["lab_compute"] == "10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4"
+    gpu = copy.deepcopy(data)
+    gpu["provenance"].update(device="Tesla T4", device_type="cuda", duration_s={"total": 40.0, "lab": 29.0})
+    p = site_data.build_variables(gpu, COURSE)["provenance"]
+    assert p["run_phrase"] == "full settings, seed 0, on a GPU (Tesla T4)"
+    assert p["lab_compute"] == "1 minute on a GPU (Tesla T4), at full settings"      # 29 s: at least 1
+    assert site_data.short_commit("abcdef0123456789") == "abcdef012345"
+    assert v["course"]["colab_url"] == "https://colab.research.google.com/github/org/repo/blob/main/lab/x.ipynb"
+
+
+def test_results_table_and_provenance_line(data):
+    table = site_data.results_table(data, site_data.build_variables(data, COURSE))
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == 7                                                # header + six models
+    assert rows[1].startswith("| Uniform over the 65 characters | – | 4.1744 | 65 |")
+    assert rows[5] == ("| RNN, $d_h$ = 256, 1,000 training steps (103,041 parameters) | 3 | 1.6959 | 5.45 | 2.45 |")
+    assert "n $\\le$ 5" in rows[4]
+    line = site_data.provenance_line(data["provenance"])
+    assert "git commit `0123456789ab+dirty`" in line and "lab source `000000000000`." in line
+    assert "seed 0, on AMD EPYC (cpu)" in line
+
+
+def test_answer_saturation_computes_from_the_shown_norm(data):
+    v = site_data.build_variables(data, COURSE)
+    text = site_data.answer_saturation(v)
+    # 1 - 1/5.2 = 0.8077 -> 0.808; sqrt(0.808) = 0.899 -> 0.90; atanh(0.90) = 1.47 -> 1.5;
+    # 0.02 * 5.2 = 0.104 -> 0.10; 1 / 0.10 = 10
+    for part in ("1 - 1/5.2 = 0.808", "|h| > 0.90", "only about 1.5", "\\approx 0.10", "factor of about 10 per"):
+        assert part in text, part
+    v["gradient"]["spectral_W"] = "0.9"
+    assert "sufficient case for vanishing" in site_data.answer_saturation(v)
+
+
+def test_worked_example_rows():
+    below_1 = site_data.one_unit_row({"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9})
+    assert below_1 == ("| $w = 0.9$, any state | at most 0.9 | over 50 steps: at most $0.9^{50} = 0.005$ "
+                       "| the same: 0.005 |")
+    saturated = site_data.one_unit_row({"w": 2.0, "h": 0.9, "distance": 20, "factor": 0.38000001})
+    # 1 - 0.81 = 0.19, times 2 = 0.38; 0.38^20 = 4.0e-9; 2^20 = 1,048,576
+    assert saturated == ("| $w = 2$, state saturated at $h_j = 0.9$ | $(1 - 0.81) \\times 2 = 0.38$ | over 20 "
+                         "steps: $0.38^{20} \\approx 4 \\times 10^{-9}$ | $10^{6}$ |")
+    near_0 = site_data.one_unit_row({"w": 2.0, "h": 0.0, "distance": 20, "factor": 2.0})
+    assert "state near 0 | $(1 - 0) \\times 2 = 2$" in near_0
+
+
+def test_site_files_hold_the_variables_and_every_partial(data):
+    worked = {"one_unit_rnn": {"cases": [{"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9}]},
+              "temperature": {"logits": [2.0, 1.0, 0.0], "draws": 20000,
+                              "rows": [{"tau": 0.5, "probs": [0.86681, 0.11731, 0.01588],
+                                        "frequencies": [0.8671, 0.1169, 0.016]}]}}
+    files = site_data.site_files(data, worked, COURSE, "baselines.json")
+    generated = {path.name: text for path, text in files.items()}
+    variables = generated["_variables.yml"]
+    assert variables.startswith("# GENERATED by `python3 -m scripts.site_data` from data/baselines.json")
+    assert yaml.safe_load(variables) == site_data.build_variables(data, COURSE)
+    # tau = 0.5: z / tau = (4, 2, 0); the shares to three decimals, half up
+    assert "| 0.5 | $(4, 2, 0)$ | $(0.867,\\ 0.117,\\ 0.016)$ | $(0.867,\\ 0.117,\\ 0.016)$ |" in \
+        generated["_worked-temperature.md"]
+    assert "20,000 draws" in generated["_worked-temperature.md"]
+    assert "Logits $z_t = (2, 1, 0)$" in generated["_worked-temperature.md"]
+    assert "| $w = 0.9$, any state |" in generated["_worked-one-unit.md"]
+    assert generated["_colab-badge.md"].startswith("[Open in Colab](https://colab.research.google.com/github/org/")
+    assert "def rnn_cell_step(" in generated["_code-rnn-cell-step.md"]
+    assert all(text.endswith("\n") and not text.endswith("\n\n") for text in files.values())
+
+
+def test_check_names_missing_changed_and_left_over_files(tmp_path):
+    files = {Path("_variables.yml"): "a: 1\n", paths.GENERATED / "_one.md": "one\n"}
+    assert site_data.out_of_date(files, tmp_path) == ["_variables.yml", str(paths.GENERATED / "_one.md")]
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    assert site_data.out_of_date(files, tmp_path) == []
+    (tmp_path / "_variables.yml").write_text("a: 2\n", encoding="utf-8")
+    (tmp_path / paths.GENERATED / "_old.md").write_text("old\n", encoding="utf-8")
+    assert site_data.leftovers(files, tmp_path) == [paths.GENERATED / "_old.md"]
+    assert site_data.out_of_date(files, tmp_path) == [
+        "_variables.yml", f"{paths.GENERATED / '_old.md'} (no longer written)"]
