@@ -1,0 +1,39 @@
+// The deck and the module page are one source: the deck (slides.qmd) writes none of the shared
+// content itself.  Its equations, figures, demo and in-room questions come from the partials the
+// page includes too, so a change to one of them reaches both at the next render.
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {readFileSync, existsSync} from "node:fs";
+import {join} from "node:path";
+import {ROOT} from "./qmd-files.mjs";
+
+const MODULE = join(ROOT, "modules", "03-sequence-models");
+const read = (name) => readFileSync(join(MODULE, name), "utf8");
+const includes = (text) => [...text.matchAll(/^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}/gm)].map((m) => m[1]);
+
+test("the deck writes no equation, figure, demo or question of its own", () => {
+  const deck = read("slides.qmd");
+  assert.doesNotMatch(deck, /\$\$/, "display math belongs in an _eq-*.qmd partial");
+  assert.doesNotMatch(deck, /\{#(?:eq|fig)-/, "labelled equations and figures belong in partials");
+  assert.doesNotMatch(deck, /!\[/, "figures belong in _fig-*.qmd partials");
+  assert.doesNotMatch(deck, /```\{ojs/, "the demo belongs in _gradient-demo.qmd");
+  assert.doesNotMatch(deck, /\*\*Check yourself\.\*\*/, "the questions belong in _check-*.qmd partials");
+});
+
+test("what the deck includes, the page includes too", () => {
+  const deck = includes(read("slides.qmd"));
+  const page = new Set(includes(read("index.qmd")));
+  for (const name of deck) {
+    assert.ok(existsSync(join(MODULE, name)), `${name} does not exist`);
+    assert.ok(page.has(name), `the deck includes ${name}, which the page does not`);
+  }
+  const shared = (prefix) => deck.filter((n) => n.startsWith(prefix));
+  assert.equal(shared("_eq-").length, 11, "equations 1-11 (sections 2-5)");
+  assert.deepEqual(shared("_fig-"), ["_fig-rnn-unrolled.qmd", "_fig-lstm-cell.qmd"]);
+  assert.deepEqual(shared("_check-"), ["_check-forget-gates.qmd", "_check-fair-comparison.qmd"]);
+  assert.deepEqual(shared("_answer-"), ["_answer-forget-gates.qmd", "_answer-fair-comparison.qmd"]);
+  assert.ok(deck.includes("_gradient-demo.qmd") && deck.includes("_demo-setup.qmd"), "the section 4 demo");
+  // the page includes the equations in the same order, so both number them 1 to 11 alike
+  const pageOrder = includes(read("index.qmd")).filter((n) => n.startsWith("_eq-"));
+  assert.deepEqual(shared("_eq-"), pageOrder.slice(0, 11));
+});
