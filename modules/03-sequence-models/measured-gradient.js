@@ -56,6 +56,11 @@ export function firstUndrawable(values) {
   return i < 0 ? null : i;
 }
 
+/** A ratio to three significant figures, with thousands separators above 1,000 ("2,820", "53.9"). */
+export function ratioText(r) {
+  return r >= 999.5 ? Number(r.toPrecision(3)).toLocaleString("en-US") : r.toPrecision(3); // 999.5 rounds to 1,000
+}
+
 const sci = (v) => (Number.isFinite(v) && v > 0 ? v.toExponential(2) : v === 0 ? "0 (underflow)" : "not recorded");
 
 /** The readout at one distance d. */
@@ -63,7 +68,7 @@ export function gradientReadout(g, d, {lstm = false} = {}) {
   const rnn = g.rnn_grad_norm[d];
   if (lstm) {
     const l = g.lstm_grad_norm[d];
-    const ratio = rnn > 0 && l > 0 ? ` The LSTM's is ${(l / rnn).toPrecision(3)} times the RNN's.` : "";
+    const ratio = rnn > 0 && l > 0 ? ` The LSTM's is ${ratioText(l / rnn)} times the RNN's.` : "";
     return `Distance ${d}: RNN ${sci(rnn)}, LSTM ${sci(l)}.${ratio}`;
   }
   const bound = boundAt(g.rnn_grad_norm[0], g.rnn_spectral_norm_W, d);

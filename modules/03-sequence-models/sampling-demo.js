@@ -119,11 +119,6 @@ export function chartRows(vocab, dist, top = 12) {
   return rows;
 }
 
-/** Recorded strategies and the settings each stands for (τ = 0 stands for greedy). */
-function settingOf(sample) {
-  return sample.strategy === "greedy" ? {tau: 0} : {tau: sample.tau ?? 1, k: sample.k, p: sample.p};
-}
-
 /** The recorded value nearest to x among `values` (the first on a tie). */
 function nearest(values, x) {
   return values.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best));

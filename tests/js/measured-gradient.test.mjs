@@ -6,7 +6,7 @@ import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {
-  RNN, LSTM, BOUND, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
+  RNN, LSTM, BOUND, ratioText, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
 } from "../../modules/03-sequence-models/measured-gradient.js";
 
 const rel = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b));
@@ -58,6 +58,10 @@ test("readouts at a distance, with underflow said in words", () => {
     `Distance 50: RNN ${g.rnn_grad_norm[50].toExponential(2)}, LSTM ${g.lstm_grad_norm[50].toExponential(2)}. The LSTM's is ${ratio.toPrecision(3)} times the RNN's.`);
   assert.ok(rel(ratio, g.lstm_rnn_ratio_at_50, 1e-9), "the fixture's recorded ratio at 50");
   assert.doesNotMatch(gradientReadout(g, d, {lstm: true}), /times/);
+});
+
+test("ratios: three significant figures, thousands separated", () => {
+  assert.deepEqual([53.87067, 2823.4, 108215.49, 1.5, 999.94].map(ratioText), ["53.9", "2,820", "108,000", "1.50", "1,000"]);
 });
 
 test("malformed data gives a clear error", () => {
