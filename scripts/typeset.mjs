@@ -14,7 +14,8 @@
 // 2. Nothing is wider than a phone: a numbered equation becomes [body | (N)], the body scrolling
 //    sideways in its own box while the number stays in view (MathJax's own tag would sit at the far
 //    end of the scrolled box); a long inline formula and every table scroll in their own box.  Each
-//    such box is keyboard-focusable (tabindex="0"), so it can be scrolled without a mouse.
+//    such box, and a figure's image box (site.css lets Figures 1-2 scroll on a phone), is
+//    keyboard-focusable (tabindex="0"), so it can be scrolled without a mouse.
 // 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
 // The CSS for these boxes is in site.css.  Reveal.js decks are left to their own MathJax plugin.
 import {readdirSync, readFileSync, writeFileSync, statSync} from "node:fs";
@@ -95,10 +96,18 @@ export function calloutButtons(html) {
   return out === html ? html : out.replace("</body>", `${KEYBOARD_TOGGLE}</body>`);
 }
 
+// a figure's image box, which site.css lets scroll sideways on a phone (Figures 1 and 2)
+const FIGURE_BOX = /<div aria-describedby="([^"]+)">(\s*<img\b)/g;
+
+/** Figure image boxes keyboard-focusable, so a figure that scrolls on a phone can be scrolled by keyboard. */
+export function focusableFigures(html) {
+  return html.replace(FIGURE_BOX, (whole, id, img) => `<div aria-describedby="${id}" tabindex="0">${img}`);
+}
+
 /** One page's HTML, finished (null for a reveal.js deck, which is left as it is). */
 export function typesetPage(html, fontURL, where = "page") {
   if (/<div class="reveal"/.test(html)) return null;
-  html = calloutButtons(wrapTables(html));
+  html = calloutButtons(focusableFigures(wrapTables(html)));
   if (!html.includes('class="math ')) return {html, count: 0};
   const t = pageTypesetter(fontURL);
   let count = 0;

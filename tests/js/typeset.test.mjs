@@ -34,10 +34,13 @@ test("inline formulas: short ones flow in the text, a long one scrolls in its ow
   assert.equal((html.match(/<span class="math inline wide" tabindex="0">/g) || []).length, 1);
 });
 
-test("tables scroll in their own box; collapsible callouts are keyboard buttons named by their title", () => {
+test("tables scroll in their own box; figures and callouts are reached by keyboard", () => {
   const {html} = typesetPage(page(`<table class="table"><caption>T</caption><tr><td>1</td></tr></table>
+<figure class="quarto-float"><div aria-describedby="fig-a-caption">
+<img src="f.svg"></div><figcaption id="fig-a-caption">F</figcaption></figure>
 <div class="callout-header d-flex align-content-center collapsed" data-bs-toggle="collapse" data-bs-target=".callout-2-contents" aria-controls="callout-2" aria-expanded="false" aria-label="Toggle callout">`), "F");
   assert.match(html, /<div class="table-scroll" tabindex="0"><table class="table">[\s\S]*<\/table><\/div>/);
+  assert.match(html, /<div aria-describedby="fig-a-caption" tabindex="0">\n<img src="f\.svg">/);
   assert.match(html, /data-bs-toggle="collapse" data-bs-target="\.callout-2-contents" aria-controls="callout-2" aria-expanded="false" role="button" tabindex="0">/);
   assert.doesNotMatch(html, /Toggle callout/);
   assert.match(html, /addEventListener\("keydown"[\s\S]*<\/script>\n<\/body>/);

@@ -1,0 +1,201 @@
+// The site as a student gets it: the shared render of this checkout (tests/js/site-render.mjs: a
+// plain `quarto render` of a copy holding what a fresh clone holds), served on 127.0.0.1 and opened
+// in Debian's Chromium with every other request blocked (a classroom with no Wi-Fi).
+//
+// Every page, at 1280 × 720 (a projector) and 390 × 844 (a phone):
+//   no console error, page error, failed request or request to another host; no OJS error box;
+//   no literal {{<, ?@, @eq-, ?var: or ?ref: in the visible text; every image loaded; every
+//   cross-reference finds its target; nothing wider than the screen; every equation number in view
+//   at 390 px; axe-core reports no serious or critical violation.  Each demo fits a 1280 × 720 screen
+//   with its controls.  On the module page: equations (1)-(12), each cross-referenced; the w slider
+//   redraws the plot; a collapsed callout opens; the time until its math is typeset and its demo
+//   drawn, and the bytes it loads.
+// Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
+// times to build/site/report.json.  Skipped, with the reason, where quarto or Chromium is missing.
+//   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
+import {join, relative, sep} from "node:path";
+import {ROOT} from "./qmd-files.mjs";
+import {renderedSite, RENDERS} from "./site-render.mjs";
+import {serve, hasChromium, onPath, plotPaths, offlinePage, CHROMIUM, CHROMIUM_ARGS} from "./browser.mjs";
+
+const AXE = join(ROOT, "node_modules", "axe-core", "axe.min.js");
+const OUT = RENDERS;   // build/site/: screenshots/ and report.json beside the shared render
+const SCREENS = [{name: "projector", width: 1280, height: 720}, {name: "phone", width: 390, height: 844}];
+const LITERALS = [/\{\{</, /\?@/, /@eq-/, /\?var:/, /\?ref:/];
+
+const skip = !onPath("quarto") ? "quarto is not on PATH: the rendered site cannot be built here " +
+    "(tests/js/offline-demo.test.mjs checks the demo and the self-hosted libraries without it)"
+  : !hasChromium() ? `no Chromium at ${CHROMIUM} (scripts/setup.sh installs it)`
+  : !existsSync(AXE) ? "node_modules/axe-core is missing (npm ci)" : false;
+
+function pagesOf(site) {
+  const walk = (d) => readdirSync(d, {withFileTypes: true}).flatMap((e) =>
+    e.isDirectory() ? (["site_libs", "vendor"].includes(e.name) ? [] : walk(join(d, e.name)))
+      : e.name.endsWith(".html") ? [join(d, e.name)] : []);
+  return walk(site).map((f) => relative(site, f).split(sep).join("/")).sort();
+}
+
+async function openPage(browser, origin, path, screen) {
+  const opened = await offlinePage(browser, origin, {width: screen.width, height: screen.height});
+  const t0 = Date.now();
+  await opened.page.goto(`${origin}/${path}`, {waitUntil: "load"});
+  await ready(opened.page);
+  return {...opened, readyMs: Date.now() - t0};
+}
+
+/** Wait until the math is typeset (if the browser does it), the OJS cells have run and fonts are in. */
+async function ready(page) {
+  await page.waitForFunction(() => !window.MathJax || window.MathJax.startup?.promise, null, {timeout: 30_000});
+  await page.evaluate(() => window.MathJax?.startup?.promise);
+  await page.waitForFunction(() => [...document.querySelectorAll('div[class$="-demo"]')]
+    .every((d) => d.querySelector("svg, canvas") || d.querySelector(".observablehq--error")), null, {timeout: 30_000});
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForLoadState("networkidle");
+}
+
+/** What a reader would see go wrong on the open page; [] when nothing does. */
+async function pageDefects(page, screen) {
+  return page.evaluate(async ({screen, literals}) => {
+    const bad = [];
+    const W = document.documentElement.clientWidth;
+    for (const e of document.querySelectorAll(".observablehq--error, .callout-important .callout-title-container"))
+      if (/OJS|Error/.test(e.textContent)) bad.push(`OJS error box: ${e.textContent.trim().slice(0, 120)}`);
+    const text = document.body.innerText;
+    for (const re of literals.map((s) => new RegExp(s))) {
+      const m = re.exec(text);
+      if (m) bad.push(`literal ${m[0]} in the text: …${text.slice(Math.max(0, m.index - 60), m.index + 60).replace(/\s+/g, " ")}…`);
+    }
+    const broken = await Promise.all([...document.images].map((img) => {
+      img.loading = "eager";
+      return img.decode().then(() => (img.naturalWidth > 0 ? null : img.src), () => img.src);
+    }));
+    for (const src of broken.filter(Boolean)) bad.push(`image not loaded: ${src}`);
+    // cross-references (Quarto's script turns their href into a full address at load time)
+    const here = location.pathname.replace(/index\.html$/, "");
+    for (const a of document.querySelectorAll("a.quarto-xref")) {
+      const url = new URL(a.href, location.href);
+      const id = decodeURIComponent(url.hash.replace(/^#\/?/, ""));     // a reveal.js deck writes #/id
+      if (url.pathname.replace(/index\.html$/, "") === here && !document.getElementById(id))
+        bad.push(`cross-reference to nothing on the page: ${a.textContent} (${url.hash})`);
+    }
+    if (document.documentElement.scrollWidth > W)
+      bad.push(`page is ${document.documentElement.scrollWidth} px wide on a ${W} px screen`);
+    // (a reveal.js deck shows one slide at a time: its equations are checked slide by slide elsewhere)
+    if (screen.width < 600 && !document.querySelector(".reveal")) {
+      for (const eq of document.querySelectorAll("[id^=eq-]")) {
+        const num = eq.querySelector(".equation-number, mjx-labels");
+        const r = num?.getBoundingClientRect();
+        if (!r || r.width === 0 || r.left < 0 || r.right > W) bad.push(`${eq.id}: its number is not in view`);
+      }
+    }
+    return bad;
+  }, {screen, literals: LITERALS.map((re) => re.source)});
+}
+
+async function axeViolations(page) {
+  await page.addScriptTag({content: readFileSync(AXE, "utf8")});
+  const result = await page.evaluate(() => window.axe.run(document, {resultTypes: ["violations"]}));
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(" ")}`);
+}
+
+/** Each demo, scrolled to the top of the screen below the navbar, fits with its controls. */
+async function demosOffScreen(page) {
+  return page.evaluate(() => {
+    const nav = document.querySelector("#quarto-header")?.getBoundingClientRect().height ?? 0;
+    return [...document.querySelectorAll('div[class$="-demo"]')].map((d) => {
+      const h = d.getBoundingClientRect().height;
+      return h + nav > window.innerHeight ? `${d.className}: ${Math.round(h)} px tall below a ${Math.round(nav)} px navbar` : null;
+    }).filter(Boolean);
+  });
+}
+
+test("the rendered site: every page offline, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
+  const {dir, renderSeconds, reused} = await renderedSite();
+  const site = await serve(join(dir, "_site"));
+  const {chromium} = await import("playwright-core");
+  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true});
+  t.after(async () => { await browser.close(); await site.close(); });
+  mkdirSync(join(OUT, "screenshots"), {recursive: true});
+  const report = {render_seconds: renderSeconds, render_reused: reused, pages: {}};
+
+  const pages = pagesOf(join(dir, "_site"));
+  assert.ok(pages.includes("modules/03-sequence-models/index.html"), `pages: ${pages.join(", ")}`);
+  for (const path of pages) {
+    for (const screen of SCREENS) {
+      await t.test(`${path} at ${screen.width} × ${screen.height}`, async () => {
+        const {context, page, problems, readyMs} = await openPage(browser, site.origin, path, screen);
+        try {
+          (report.pages[path] ??= {})[screen.name] = {ready_ms: readyMs};
+          const shot = join(OUT, "screenshots", `${path.replace(/\.html$/, "").replaceAll("/", "_")}-${screen.width}.png`);
+          await page.screenshot({path: shot, fullPage: true});
+          const defects = [
+            ...await pageDefects(page, screen),
+            ...(screen.width === 1280 ? await demosOffScreen(page) : []),
+            ...(await axeViolations(page)).map((v) => `axe-core: ${v}`),
+            ...problems.blocked.map((u) => `request to another host: ${u}`),
+            ...problems.failed.map((u) => `failed request: ${u}`),
+            ...problems.pageErrors.map((e) => `page error: ${e}`),
+            ...problems.console.map((e) => `console error: ${e}`),
+          ];
+          assert.deepEqual(defects, [], `what goes wrong on ${path} at ${screen.width} px`);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+
+  await t.test("the module page: equations (1)-(12) cross-referenced, the w slider redraws the demo, a callout opens", async () => {
+    const {context, page, problems} = await openPage(browser, site.origin, "modules/03-sequence-models/index.html", SCREENS[0]);
+    try {
+      const header = page.locator('.callout-header[data-bs-toggle="collapse"]').first();
+      const target = await header.getAttribute("data-bs-target");
+      assert.equal(await page.locator(target).evaluate((el) => el.classList.contains("show")), false, "callout starts collapsed");
+      await header.click();
+      await page.waitForFunction((sel) => document.querySelector(sel)?.classList.contains("show"), target, {timeout: 10_000});
+      const before = await plotPaths(page);
+      const w = page.locator(".gradient-demo form", {hasText: "Recurrent weight w"}).locator("input[type=range]");
+      await w.fill("2");
+      await page.waitForFunction((b) => [...document.querySelectorAll('.gradient-demo svg[class^="plot"] path')]
+        .map((p) => p.getAttribute("d")).join("|") !== b, before, {timeout: 10_000});
+      assert.match(await page.locator(".gradient-demo-readout").textContent(), /\(1 − h²\) · w = 2\.000\./);
+      // the numbered equations (1)-(12), each cross-referenced from the prose
+      const numbers = await page.$$eval(".equation-number", (els) => els.map((e) => e.textContent));
+      assert.deepEqual(numbers, Array.from({length: 12}, (_, i) => `(${i + 1})`));
+      const refs = await page.$$eval("a.quarto-xref", (as) => as.filter((a) => new URL(a.href).hash.startsWith("#eq-"))
+        .map((a) => a.textContent.replace(/\s/g, " ")));
+      for (let n = 1; n <= 12; n++) assert.ok(refs.includes(`Equation ${n}`), `no cross-reference to Equation ${n}`);
+      assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  await t.test("the module page: time until its equations are typeset and its demo drawn, and bytes loaded", async () => {
+    const {context, page} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
+    try {
+      await page.goto(`${site.origin}/modules/03-sequence-models/index.html`, {waitUntil: "commit"});
+      // ms since navigation start, polled every frame: no TeX left to typeset, every demo drawn
+      const readyMs = await (await page.waitForFunction(() => {
+        const mathDone = !window.MathJax || (window.MathJax.startup?.promise?.then(() => { window.__mathDone = true; }),
+          window.__mathDone === true);
+        const demos = [...document.querySelectorAll('div[class$="-demo"]')];
+        return mathDone && demos.length > 0 && demos.every((d) => d.querySelector("svg path")) && performance.now();
+      }, null, {polling: "raf", timeout: 60_000})).jsonValue();
+      await page.waitForLoadState("networkidle");
+      const bytes = await page.evaluate(() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
+        .reduce((sum, e) => sum + (e.encodedBodySize || 0), 0));
+      report.module_page = {ready_ms: Math.round(readyMs), bytes};
+      t.diagnostic(`module page: typeset and demo drawn after ${Math.round(readyMs)} ms; ${(bytes / 1e6).toFixed(2)} MB loaded`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  writeFileSync(join(OUT, "report.json"), JSON.stringify(report, null, 2) + "\n");
+  t.diagnostic(`quarto render: ${renderSeconds?.toFixed(1) ?? "(not run)"} s; report and screenshots in ${relative(ROOT, OUT)}/`);
+});
