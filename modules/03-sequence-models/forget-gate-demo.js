@@ -93,3 +93,10 @@ export function forgetReadout(h, k, theta) {
     `Measured: ${percent(measuredShare(h, k, theta))} of the trained LSTM's gate values. ` +
     `Constant gates: ${constant(F_INIT)}; ${constant(F_HALF_AT_50)}.`;
 }
+
+/** The chart's description for screen readers: the measured share at a few distances, for θ. */
+export function forgetSummary(h, theta, kMax, at = [1, 10, 50, 100, 200]) {
+  const ks = at.filter((k) => k <= kMax);
+  return `Share of the measured gate values with f^k > ${theta}: ` +
+    ks.map((k) => `${percent(measuredShare(h, k, theta))} at k = ${k}`).join(", ") + ".";
+}

@@ -74,3 +74,10 @@ export function gradientReadout(g, d, {lstm = false} = {}) {
   const bound = boundAt(g.rnn_grad_norm[0], g.rnn_spectral_norm_W, d);
   return `Distance ${d}: measured ${sci(rnn)}; the bound with ‖W‖ = ${g.rnn_spectral_norm_W.toFixed(2)} allows ${sci(bound)}.`;
 }
+
+/** The chart's description for screen readers: the measured values at a few distances. */
+export function gradientSummary(g, {lstm = false} = {}, at = [0, 10, 50, 100, 150]) {
+  const ds = at.filter((d) => d < g.distance.length);
+  const series = (name, values) => `${name}: ${ds.map((d) => `${sci(values[d])} at distance ${d}`).join(", ")}`;
+  return [series("RNN", g.rnn_grad_norm), ...(lstm ? [series("LSTM", g.lstm_grad_norm)] : [])].join(". ") + ".";
+}

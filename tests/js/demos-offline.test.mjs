@@ -14,7 +14,8 @@ import {readFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {compileOjsPage} from "./ojs-harness.mjs";
-import {serve, openOffline, hasChromium, CHROMIUM, assertNoProblems} from "./browser.mjs";
+import {serve, openOffline, hasChromium, CHROMIUM} from "./browser.mjs";
+import {assertNoProblems} from "./page-checks.mjs";
 import {redrawTime} from "./redraw-time.mjs";
 
 const MODULE = join(ROOT, "modules/03-sequence-models");

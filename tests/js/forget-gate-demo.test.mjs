@@ -8,7 +8,7 @@ import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {
   F_INIT, F_HALF_AT_50, gateCut, constantCarries, checkHistogram, shareAbove, measuredShare,
-  shareRows, SERIES, percent, forgetReadout,
+  shareRows, SERIES, percent, forgetReadout, forgetSummary,
 } from "../../modules/03-sequence-models/forget-gate-demo.js";
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
@@ -94,4 +94,11 @@ test("percent and the readout", () => {
     "Over 1 step, a gate carries more than θ = 0.9 only if f > θ^(1/1) = 0.9000. Measured: 70.0% of the trained LSTM's gate values. " +
     "Constant gates: f = 0.731 carries f^1 = 0.73 (not above θ); f = 0.986 carries f^1 = 0.99 (above θ).");
   assert.match(forgetReadout(h, 50, 0.5), /^Over 50 steps, .* f > θ\^\(1\/50\) = 0\.9862\. .*f = 0\.731 carries f\^50 = 1\.6e-7 \(not above θ\)/);
+});
+
+test("the chart's description: the measured share at a few distances up to kMax", () => {
+  const h = {edges: [0, 0.5, 0.9, 0.99, 1], counts: [10, 20, 30, 40]};
+  assert.equal(forgetSummary(h, 0.9, 10), "Share of the measured gate values with f^k > 0.9: 70.0% at k = 1, " +
+    `${percent(shareAbove(h, 0.9 ** 0.1))} at k = 10.`);
+  assert.match(forgetSummary(h, 0.5, 200), /at k = 1, .* at k = 10, .* at k = 50, .* at k = 100, .* at k = 200\.$/);
 });

@@ -6,7 +6,7 @@ import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {
-  RNN, LSTM, BOUND, ratioText, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
+  RNN, LSTM, BOUND, ratioText, gradientSummary, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
 } from "../../modules/03-sequence-models/measured-gradient.js";
 
 const rel = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b));
@@ -69,4 +69,12 @@ test("malformed data gives a clear error", () => {
   assert.throws(() => checkGradientData({...g, lstm_grad_norm: [1]}), /lstm_grad_norm must have one value per distance/);
   assert.throws(() => checkGradientData({...g, distance: g.distance.map((d) => d + 1)}), /0, 1, 2/);
   assert.throws(() => checkGradientData({...g, rnn_spectral_norm_W: 0}), /must be positive/);
+});
+
+test("the chart's description: measured values at a few distances, LSTM too when shown", () => {
+  const e = (v) => v.toExponential(2);
+  assert.equal(gradientSummary(g, {}, [0, 50]), `RNN: ${e(g.rnn_grad_norm[0])} at distance 0, ${e(g.rnn_grad_norm[50])} at distance 50.`);
+  assert.equal(gradientSummary(g, {lstm: true}, [10, 500]),
+    `RNN: ${e(g.rnn_grad_norm[10])} at distance 10. LSTM: ${e(g.lstm_grad_norm[10])} at distance 10.`);
+  assert.match(gradientSummary(g), /0 \(underflow\) at distance 150/);
 });

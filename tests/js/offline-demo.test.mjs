@@ -11,7 +11,8 @@ import {readFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {compileOjsPage} from "./ojs-harness.mjs";
-import {serve, openOffline, hasChromium, plotPaths, CHROMIUM, assertNoProblems} from "./browser.mjs";
+import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mjs";
+import {assertNoProblems} from "./page-checks.mjs";
 
 const PARTIAL = join(ROOT, "modules/03-sequence-models/_gradient-demo.qmd");
 // the page includes the shared OJS set-up (Plot, Inputs, d3, htl from vendor/) once, before the demos
