@@ -25,9 +25,17 @@ LAB1_TEST_NATS = lab_source.lab_constant("LAB1_TEST_NATS")
 
 # thresholds of the qualitative words in the prose, in one place
 LSTM_TRIGRAM_PPL_MARGIN = 1.0       # "the LSTM's test perplexity is at least 1.0 below the trigram's"
-RNN_VANISH_FACTOR = 1e-6            # "vanishes": falls by at least six orders of magnitude, or to 0
+RNN_VANISH_FACTOR = 1e-6            # "vanishes": falls by at least six orders of magnitude within the chunk
+CONSTANT_RATE_R2_MIN = 0.98         # "by a roughly constant factor per character": nearly a straight line on a log axis
 LSTM_RNN_RATIO_MIN = 100.0          # "orders of magnitude above": at least 100 times
-FORGET_GATE_MEAN_MAX = 0.9          # "well below 1"
+MEAN_GATE_MARGIN = 100.0            # "the mean gate cannot explain it": the mean predicts a 100 times larger fall
+FORGET_SHARE_099_MIN = 0.10         # "a sizeable share of the gates is above 0.99": at least 10%
+# float32 rounds a square below half its smallest subnormal (2^-149) to 0: entries below 2^-75 (2.6e-23) square to 0
+FLOAT32_SQUARE_UNDERFLOW = 2.0 ** -75
+# the sampling demo's settings, for every prompt: (strategy, tau, k, p)
+SAMPLING_SETTINGS = {("greedy", None, None, None), ("temperature", 0.5, None, None), ("temperature", 1.0, None, None),
+                     ("temperature", 1.5, None, None), ("top_k", 1.0, 5, None), ("top_k", 1.0, 10, None),
+                     ("nucleus", 1.0, None, 0.5), ("nucleus", 1.0, None, 0.9)}
 CLIPPED_FINAL_LOSS_MAX = 3.0        # "far better" than the uniform guess (ln 65 = 4.17)
 
 
@@ -89,24 +97,60 @@ def rnn_spectral_norm_above_1(d):
 
 
 def rnn_gradient_vanishes(d):
-    g = d["gradient_by_distance"]
-    norms = g["rnn_grad_norm"]
-    g0 = norms[0] if norms else 0.0
-    tail = min(norms) if norms else 0.0
+    norms = d["gradient_by_distance"]["rnn_grad_norm"]
+    g0, tail = norms[0], min(norms)
     ratio = tail / g0 if g0 > 0 else float("nan")
     holds = g0 > 0 and (tail == 0.0 or ratio <= RNN_VANISH_FACTOR)
-    return holds, (f"RNN gradient norm: {_f(g0)} at distance 0, smallest {_f(tail)} "
-                   f"(ratio {_f(ratio)}; needs <= {RNN_VANISH_FACTOR:g} or exactly 0)")
+    return holds, (f"RNN gradient norm (float64): {_f(g0)} at distance 0, smallest {_f(tail)} "
+                   f"(ratio {_f(ratio)}; needs <= {RNN_VANISH_FACTOR:g})")
 
 
-def rnn_gradient_underflows(d):
+def _line_fit(xs, ys):
+    """Least-squares slope and R^2 of ys against xs."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    syy = sum((y - my) ** 2 for y in ys)
+    slope = sxy / sxx
+    return slope, (sxy * sxy / (sxx * syy) if syy > 0 else 1.0)
+
+
+def rnn_gradient_constant_factor(d):
     g = d["gradient_by_distance"]
-    z = g["rnn_first_zero_distance"]
+    pts = [(x, math.log10(v)) for x, v in zip(g["distance"], g["rnn_grad_norm"]) if v > 0]
+    slope, r2 = _line_fit([p[0] for p in pts], [p[1] for p in pts])
+    factor = 10 ** slope
+    recorded = g.get("rnn_factor_per_character")
+    consistent = recorded is None or math.isclose(recorded, factor, rel_tol=1e-6)
+    return (r2 >= CONSTANT_RATE_R2_MIN and consistent,
+            f"log10 of the RNN's norm against distance: R^2 {r2:.4f} of a straight line (needs >= "
+            f"{CONSTANT_RATE_R2_MIN}), a factor of {factor:.3f} per character"
+            + ("" if consistent else f"; recorded factor {_f(recorded)} disagrees"))
+
+
+def rnn_gradient_never_exactly_zero(d):
+    g = d["gradient_by_distance"]
+    z = g["rnn_first_all_zero_distance"]
     norms = g["rnn_grad_norm"]
-    consistent = z is None or (z < len(norms) and norms[z] == 0.0 and all(n > 0 for n in norms[:z]))
-    return (z is not None and consistent,
-            f"first distance with an exactly-zero RNN gradient: {_f(z)} of {len(norms)} measured"
-            + ("" if consistent else " (inconsistent with rnn_grad_norm)"))
+    if z is not None:
+        return False, f"every entry of the RNN's float32 gradient is exactly 0 from distance {z}"
+    return (min(norms) > 0,
+            f"at none of the {len(norms)} distances is every entry exactly 0; the smallest float64 norm is "
+            f"{_f(min(norms))}")
+
+
+def naive_float32_norm_reads_zero(d):
+    g = d["gradient_by_distance"]
+    z, norms = g["rnn_naive_norm_zero_distance"], g["rnn_grad_norm"]
+    if z is None:
+        return False, "a norm taken in float32 never reads 0 within the chunk"
+    limit = math.sqrt(d["models"]["rnn"]["d_h"]) * FLOAT32_SQUARE_UNDERFLOW   # every entry below 2^-75
+    all_zero = g["rnn_first_all_zero_distance"]
+    consistent = 0 < norms[z] <= limit and (all_zero is None or all_zero >= z)
+    return (consistent,
+            f"a float32 norm reads 0 from distance {z}, where the float64 norm is {_f(norms[z])} (entries below "
+            f"2^-75 = {FLOAT32_SQUARE_UNDERFLOW:.2g} square to 0 in float32: norm <= {limit:.2g})")
 
 
 def lstm_gradient_far_above_rnn_at_50(d):
@@ -126,11 +170,54 @@ def lstm_gradient_far_above_rnn_at_50(d):
             f"{LSTM_RNN_RATIO_MIN:g})" + ("" if consistent else f"; recorded ratio {_f(recorded)} disagrees"))
 
 
-def forget_gates_well_below_1(d):
+def mean_gate_cannot_explain_lstm_curve(d):
+    g = d["gradient_by_distance"]
+    mean, lstm = g["forget_gate"]["mean"], g["lstm_grad_norm"]
+    fall, predicted = lstm[50] / lstm[0], mean ** 50
+    return (fall >= MEAN_GATE_MARGIN * predicted,
+            f"the LSTM's gradient falls by {fall:.3g} over 50 characters; a constant gate at the mean "
+            f"{mean:.3f} would give {predicted:.3g} (needs a fall at least {MEAN_GATE_MARGIN:g} times smaller)")
+
+
+def many_forget_gates_near_1(d):
     fg = d["gradient_by_distance"]["forget_gate"]
-    return (fg["mean"] < FORGET_GATE_MEAN_MAX,
-            f"forget gate mean {fg['mean']:.3f} (needs < {FORGET_GATE_MEAN_MAX}); share > 0.9: "
-            f"{fg['share_above_0.9']:.3f}, > 0.99: {fg['share_above_0.99']:.3f}")
+    return (fg["share_above_0.99"] >= FORGET_SHARE_099_MIN,
+            f"share of forget-gate entries above 0.99: {fg['share_above_0.99']:.3f} (needs >= "
+            f"{FORGET_SHARE_099_MIN}); above 0.9: {fg['share_above_0.9']:.3f}; mean {fg['mean']:.3f}")
+
+
+def forget_gate_histogram_consistent(d):
+    fg = d["gradient_by_distance"]["forget_gate"]
+    edges, counts = fg["histogram"]["edges"], fg["histogram"]["counts"]
+    widths = [b - a for a, b in zip(edges, edges[1:])]
+    problems = []
+    if len(counts) != len(edges) - 1 or edges[0] != 0 or edges[-1] != 1 or min(widths) <= 0:
+        problems.append("edges must rise from 0 to 1 with one count per bin")
+    elif not all(any(abs(e - cut) < 1e-9 for e in edges) for cut in (0.9, 0.99)):
+        problems.append("0.9 and 0.99 must be edges, so that the shares above them can be read off")
+    else:
+        total = sum(counts)
+        for cut in (0.9, 0.99):
+            above = sum(n for a, n in zip(edges, counts) if a >= cut - 1e-9) / total
+            if abs(above - fg[f"share_above_{cut}"]) > 1e-3:
+                problems.append(f"share above {cut}: {above:.4f} from the histogram, "
+                                f"{fg[f'share_above_{cut}']:.4f} recorded")
+        mean = sum((a + b) / 2 * n for a, b, n in zip(edges, edges[1:], counts)) / total
+        if abs(mean - fg["mean"]) > max(widths) / 2:          # bin midpoints are off by at most half a bin
+            problems.append(f"mean {mean:.4f} from the histogram, {fg['mean']:.4f} recorded")
+    return not problems, "; ".join(problems) or f"{len(counts)} bins, {sum(counts):,} gate values; shares and mean agree"
+
+
+def sampling_material_complete(d):
+    s = d["sampling"]
+    have = {}
+    for x in s["samples"]:
+        have.setdefault(x["prompt_index"], set()).add((x["strategy"], x["tau"], x["k"], x["p"]))
+    problems = [f"prompt {i} lacks {sorted(SAMPLING_SETTINGS - have.get(i, set()), key=str)}"
+                for i in range(len(s["prompts"])) if not SAMPLING_SETTINGS <= have.get(i, set())]
+    problems += [f"sample for prompt {i}, which does not exist" for i in have if not 0 <= i < len(s["prompts"])]
+    return not problems, "; ".join(problems) or (f"{len(s['prompts'])} prompts, each with greedy, tau = 0.5, 1, 1.5, "
+                                                  "top-k k = 5, 10 and nucleus p = 0.5, 0.9")
 
 
 def unclipped_worse_than_uniform(d):
@@ -169,17 +256,30 @@ CLAIMS: tuple[Claim, ...] = (
           "The trained RNN's recurrent matrix has spectral norm above 1, so Equation 8 allows growth.",
           rnn_spectral_norm_above_1),
     Claim("rnn_gradient_vanishes",
-          "Yet the RNN's gradient vanishes with distance: it falls by at least six orders of magnitude "
-          "within the 200-character chunk, or to exactly 0.", rnn_gradient_vanishes),
-    Claim("rnn_gradient_underflows_to_zero",
-          "The RNN's gradient underflows to exactly 0 in float32 within the chunk.",
-          rnn_gradient_underflows),
+          "Yet the RNN's gradient vanishes with distance: its norm, taken in float64, falls by at least six "
+          "orders of magnitude within the 200-character chunk.", rnn_gradient_vanishes),
+    Claim("rnn_gradient_falls_by_a_constant_factor_per_character",
+          "It falls by a roughly constant factor per character: log10 of the norm against distance is close "
+          f"to a straight line (R^2 at least {CONSTANT_RATE_R2_MIN}).", rnn_gradient_constant_factor),
+    Claim("rnn_gradient_never_exactly_zero_within_the_chunk",
+          "The RNN's float32 gradient never becomes exactly 0 within the chunk: at no distance is every "
+          "entry 0.", rnn_gradient_never_exactly_zero),
+    Claim("naive_float32_norm_reads_zero",
+          "A norm taken in float32 reads 0 from some distance within the chunk although the gradient is not 0 "
+          "there: its entries are below 2^-75 (about 2.6e-23), whose squares are 0 in float32.",
+          naive_float32_norm_reads_zero),
     Claim("lstm_gradient_orders_above_rnn_at_50",
           f"50 characters back, the LSTM's gradient is orders of magnitude (at least {LSTM_RNN_RATIO_MIN:.0f} times) "
           "above the RNN's.", lstm_gradient_far_above_rnn_at_50),
-    Claim("forget_gates_well_below_1",
-          f"The trained LSTM's forget gates average well below 1 (below {fmt_num(FORGET_GATE_MEAN_MAX)}).",
-          forget_gates_well_below_1),
+    Claim("mean_forget_gate_cannot_explain_lstm_curve",
+          "The LSTM's gradient falls over 50 characters far less (at least 100 times less) than a constant "
+          "forget gate at the measured mean would make it fall (mean^50).", mean_gate_cannot_explain_lstm_curve),
+    Claim("many_forget_gates_near_1",
+          "A sizeable share (at least 10%) of the trained LSTM's forget-gate entries is above 0.99, where the "
+          "direct path keeps more than 0.99^50 (about 60%) over 50 characters.", many_forget_gates_near_1),
+    Claim("forget_gate_histogram_consistent",
+          "The forget-gate histogram (the forget-gate demo's material) agrees with the recorded mean and "
+          "shares above 0.9 and 0.99.", forget_gate_histogram_consistent),
     Claim("unclipped_sgd_worse_than_uniform",
           "Without clipping, the SGD run ends at a training loss worse than the uniform guess, ln 65.",
           unclipped_worse_than_uniform),
@@ -187,6 +287,9 @@ CLAIMS: tuple[Claim, ...] = (
           f"With clipping, the same SGD run ends far better than the uniform guess "
           f"(below {fmt_num(CLIPPED_FINAL_LOSS_MAX)} nats).",
           clipped_far_better),
+    Claim("sampling_material_complete",
+          "The sampling demo has, for every prompt, a sample greedily, at tau = 0.5, 1 and 1.5, with top-k "
+          "(k = 5, 10) and with nucleus filtering (p = 0.5, 0.9).", sampling_material_complete),
 )
 
 

@@ -21,7 +21,7 @@ from scripts import paths
 from scripts.paths import rel
 
 # the measured figures the build draws from the data (the diagrams are drawn by draw_diagrams.py)
-FIGURE_NAMES = ("gradient-by-distance.svg", "clipping-demo.svg")
+FIGURE_NAMES = ("gradient-rnn.svg", "gradient-by-distance.svg", "clipping-demo.svg")
 
 
 class ResultsError(Exception):

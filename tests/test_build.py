@@ -134,7 +134,8 @@ def test_committed_figures_are_drawn_from_the_committed_data():
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     g, c = d["gradient_by_distance"], d["clipping_demo"]
     grad = svgs["gradient-by-distance.svg"]
-    assert f"from {g['rnn_first_zero_distance']} characters back" in grad
+    assert "LSTM, ‖∂L/∂(hₛ, cₛ)‖" in grad and "RNN, ‖∂L/∂hₛ‖" in grad
+    assert f"from {g['rnn_naive_norm_zero_distance']} back, a norm taken in" in svgs["gradient-rnn.svg"]
     assert formatting.fmt_factor(g["lstm_rnn_ratio_at_50"]) in grad
     assert f"{g['chunks']} validation chunks" in grad
     assert f"{c['steps']} steps" in svgs["clipping-demo.svg"]
@@ -148,10 +149,10 @@ def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
     d.update(fake_lab_results())
     assert not claims.failed(claims.evaluate(d))
     broken = copy.deepcopy(d)
-    broken["gradient_by_distance"]["forget_gate"]["mean"] = 0.97
+    broken["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
     broken["clipping_demo"]["clipped"]["final_loss"] = None
     names = [c["name"] for c in claims.failed(claims.evaluate(broken))]
-    assert names == ["forget_gates_well_below_1", "clipped_sgd_far_better"]
+    assert names == ["rnn_gradient_never_exactly_zero_within_the_chunk", "clipped_sgd_far_better"]
 
 
 def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
@@ -200,13 +201,13 @@ def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built
 def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, capsys):
     lab = tmp_path / "lab.json"
     d = fake_lab_results("quick")
-    d["gradient_by_distance"]["forget_gate"]["mean"] = 0.95
+    d["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
     lab.write_text(json.dumps(d))
     out = tmp_path / "q"
     assert build.main(["--settings", "quick", "--out", str(out), "--from-results", str(lab)]) == 0
-    assert "[FAIL] forget_gates_well_below_1" in capsys.readouterr().out
+    assert "[FAIL] rnn_gradient_never_exactly_zero_within_the_chunk" in capsys.readouterr().out
     written = results.load_results(out / "data" / "baselines.json")
-    assert {c["name"]: c["holds"] for c in written["claims"]}["forget_gates_well_below_1"] is False
+    assert {c["name"]: c["holds"] for c in written["claims"]}["rnn_gradient_never_exactly_zero_within_the_chunk"] is False
 
 
 # --------------------------------------------------------------------------------------------
@@ -363,7 +364,9 @@ def test_figures_are_labelled_svg():
     figs = plot_results.draw_all(d)
     assert set(figs) == set(results.FIGURE_NAMES)
     g = figs["gradient-by-distance.svg"].decode()
-    assert "LSTM" in g and "RNN" in g and "distance" in g and "exactly 0" in g and "138" in g
+    assert "LSTM, ‖∂L/∂(hₛ, cₛ)‖" in g and "RNN, ‖∂L/∂hₛ‖" in g and "distance" in g and "float64" in g
+    r = figs["gradient-rnn.svg"].decode()
+    assert "Equation 8's bound" in r and "from 140 back, a norm taken in" in r and "LSTM" not in r
     c = figs["clipping-demo.svg"].decode()
     assert "ln 65" in c and "SGD step" in c and "clipped" in c and "non-finite" in c
     assert figs == plot_results.draw_all(d)          # deterministic: rebuilds diff cleanly
