@@ -15,12 +15,9 @@ With `quarto` on PATH, one render (into a temporary directory) checks the same l
 from __future__ import annotations
 
 import json
-import os
 import re
-import shlex
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -31,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "glossary.qmd"
 MODULE_PAGE = ROOT / "modules" / "03-sequence-models" / "index.qmd"
 BIB = ROOT / "references.bib"
-PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", GLOSSARY]
+SLIDES = ROOT / "modules" / "03-sequence-models" / "slides.qmd"
+PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", GLOSSARY, SLIDES]
 BRIEFING_LINK = re.compile(r"\]\(modules/03-sequence-models/index\.qmd#([\w-]+)\)")
 GLOSSARY_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\((?:\.\./\.\./|/)?glossary\.qmd#([\w-]+)\)")
 CROSSREF_PREFIXES = ("eq-", "fig-", "tbl-", "sec-")
@@ -329,9 +327,10 @@ def test_no_further_reading_pointer_without_its_section(page):
             assert link, f"{p.relative_to(ROOT)}: 'Further Reading' without a link to the section"
             target = link.group(1)
             assert target.endswith("#further-reading"), f"{p.relative_to(ROOT)}: 'Further Reading' links to {target}"
-        for target in re.findall(r"\]\(([^)]*#further-reading)\)", text):
-            assert target == "#further-reading" and p == MODULE_PAGE or \
-                target.endswith("modules/03-sequence-models/index.qmd#further-reading"), target
+        for target in re.findall(r"\]\(([^)]*)#further-reading\)", text):
+            page = MODULE_PAGE if target == "" else (ROOT / target.lstrip("/") if target.startswith("/")
+                                                     else p.parent / target)
+            assert page.resolve() == MODULE_PAGE.resolve(), f"{p.relative_to(ROOT)}: #further-reading of {target}"
     assert "further-reading" in ids
 
 
@@ -356,28 +355,21 @@ class Anchors(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    if shutil.which("quarto") is None:
-        pytest.skip("the `quarto` command is not installed on this machine")
-    site = tmp_path_factory.mktemp("render") / "proj"
-    shutil.copytree(ROOT, site, ignore=shutil.ignore_patterns(".git", "_site", ".quarto", "node_modules", "build"))
-    if (ROOT / "node_modules").exists():
-        (site / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    env = dict(os.environ)  # the committed data, as the site is published
-    # the pre-render steps first: Quarto resolves the generated includes before it runs them
-    for step in yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["project"]["pre-render"]:
-        cmd = [sys.executable, step] if step.endswith(".py") else shlex.split(step)
-        pre = subprocess.run(cmd, cwd=site, env=env, capture_output=True, text=True)
-        assert pre.returncode == 0, f"pre-render {step}: " + pre.stdout + pre.stderr
-    res = subprocess.run(["quarto", "render", "--to", "html"], cwd=site, env=env, capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout + res.stderr
+def rendered():
+    """The site as the shared test render builds it (tests/js/site-render.mjs: once per state of the
+    checkout, reused by every suite; it fails on any Quarto warning, citeproc's included)."""
+    if shutil.which("quarto") is None or shutil.which("node") is None:
+        pytest.skip("the `quarto` and `node` commands are needed to render the site")
+    res = subprocess.run(["node", str(ROOT / "tests" / "js" / "site-render.mjs")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    site = Path(json.loads(res.stdout.strip().splitlines()[-1])["site"])
     out = {}
     for name in ["modules/03-sequence-models/index.html", "glossary.html"]:
         parser = Anchors()
-        html = (site / "_site" / name).read_text(encoding="utf-8")
+        html = (site / name).read_text(encoding="utf-8")
         parser.feed(html)
         out[name] = (parser, html)
-    out["log"] = res.stdout + res.stderr
     return out
 
 
@@ -394,7 +386,6 @@ def test_rendered_links_resolve_both_ways(rendered):
 
 def test_rendered_citations_resolve(rendered):
     module, html = rendered["modules/03-sequence-models/index.html"]
-    assert "citeproc" not in rendered["log"].lower() or "not found" not in rendered["log"].lower(), rendered["log"]
     assert "?@" not in html and "???" not in html
     assert sorted(module.refs) == sorted(bib_entries()), "one reference per .bib entry"
     for key in bib_entries():
@@ -435,3 +426,13 @@ def test_pages_mention_keys_only_if_the_lab_uses_them():
         if not uses_secrets:
             assert "Colab Secrets" not in text and "your keys" not in text, \
                 f"{p.relative_to(ROOT)} tells students about their keys, but the lab uses none"
+
+
+def test_lab_runtime_is_the_measured_one():
+    """The pages say how long the lab's compute took only through the data (the build's own timing,
+    with where it ran), never as a typed estimate."""
+    for p in [MODULE_PAGE, ROOT / "lab.qmd"]:
+        text = with_partials(p)
+        assert "{{< var provenance.lab_compute >}}" in text, f"{p.relative_to(ROOT)}: no measured lab runtime"
+        typed = re.search(r"(?:about|~)?\s*\d+\s*(?:minutes|min)\b[^.|]*\b(?:compute|T4|GPU|CPU)", text)
+        assert not typed, f"{p.relative_to(ROOT)} types a runtime: {typed.group(0)!r}"
