@@ -1,5 +1,5 @@
-// The briefing deck (modules/03-sequence-models/slides.qmd), rendered by Quarto into a temporary
-// copy of the project and checked in Debian's Chromium with every request off the site blocked:
+// The briefing deck (modules/03-sequence-models/slides.qmd), from the tests' one render of the site
+// (site-render.mjs), checked in Debian's Chromium with every request off the site blocked:
 //   - it follows the agenda of the specification (../shared/spec/module-03-sequence-models.txt):
 //     the six sections in order, each slide labelled with its section's minutes, the minutes in the
 //     speaker notes adding up to each section's share, the demo and the checks where the agenda
@@ -10,15 +10,14 @@
 //   - the deck prints (?print-pdf) to one PDF page per slide;
 //   - no console error, no failed request, no request off the site.
 // Skipped (with the reason) where `quarto` or Chromium is missing.
-//   SLIDES_SITE=dir   check an already rendered site (e.g. _site) instead of rendering one
+//   SITE_RENDERED=DIR check DIR/_site (an earlier render) instead of the shared render
 //   SCREENSHOT_DIR=d  save a screenshot of every slide at 1280 x 720 there
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {cpSync, mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync, rmSync, symlinkSync} from "node:fs";
+import {readFileSync, writeFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
-import {tmpdir} from "node:os";
-import {execFileSync} from "node:child_process";
 import {ROOT} from "./qmd-files.mjs";
+import {renderedSite} from "./site-render.mjs";
 import {serve, openOffline, hasChromium, onPath, plotPaths, CHROMIUM} from "./browser.mjs";
 
 const DECK = "/modules/03-sequence-models/slides.html";
@@ -37,22 +36,6 @@ export function specAgenda(text) {
     rows.push({start: +m[1], end: +m[2], title: m[3].trim(), activity: act ? act[1] : null, activityMinutes: act ? +act[2] : 0});
   }
   return rows;
-}
-
-/** Render the whole site into a temporary copy of the project; returns its _site directory. */
-function renderSite() {
-  const dir = mkdtempSync(join(tmpdir(), "m3-slides-"));
-  const skipNames = new Set([".git", "node_modules", "_site", ".quarto", "build", "_site.render", "_site.previous", "vendor"]);
-  cpSync(ROOT, dir, {recursive: true, filter: (src) => !skipNames.has(src.slice(ROOT.length + 1).split("/")[0])});
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  // Quarto reads the include partials when it loads the project, before its pre-render steps run:
-  // run the first one (the data partials, scripts/site_data) first, as scripts/render_site.py does
-  const quartoYml = readFileSync(join(dir, "_quarto.yml"), "utf8");
-  const firstStep = /pre-render:\s*\n(?:\s*#.*\n)*\s*-\s*(.+)/.exec(quartoYml)[1].trim();
-  const command = firstStep.endsWith(".py") ? `python3 ${firstStep}` : firstStep;
-  execFileSync("sh", ["-c", command], {cwd: dir, stdio: "inherit", timeout: 120_000});
-  execFileSync("quarto", ["render"], {cwd: dir, stdio: "inherit", timeout: 540_000});
-  return {site: join(dir, "_site"), cleanup: () => rmSync(dir, {recursive: true, force: true})};
 }
 
 /** Open the deck and wait until reveal.js, MathJax and the demo are ready. */
@@ -131,12 +114,7 @@ function measureSlide(page, i) {
 }
 
 test("the briefing deck renders and works with no network", {skip, timeout: 900_000}, async (t) => {
-  let site = process.env.SLIDES_SITE;
-  if (!site) {
-    const rendered = renderSite();
-    site = rendered.site;
-    t.after(rendered.cleanup);
-  }
+  const {site} = await renderedSite();
   const html = readFileSync(join(site, DECK), "utf8");
   assert.match(html, /Reveal\.initialize/, "slides.html is a reveal.js deck");
   assert.doesNotMatch(html, /https?:\/\/(?:cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|unpkg\.com)/, "the deck names a CDN");
