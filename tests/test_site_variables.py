@@ -42,6 +42,7 @@ def test_models_and_comparison(data):
     assert (v["models"]["uniform"]["ppl"], v["models"]["uniform"]["params"]) == ("65", "–")   # 64.99999999999999
     assert (v["models"]["bigram"]["k"], v["models"]["bigram"]["n"]) == ("0.1", "2")
     assert list(v["models"]) == ["uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm"]
+    assert v["models"]["rnn"]["label"] == data["models"]["rnn"]["label"]
     # 1.8326 - 1.6114 = 0.2212; 1.8326 - 1.69594 = 0.13666; 5.45155 - 5.0098 = 0.44175; 350593 / 103041 = 3.402
     assert v["compare"] == {"lstm_lead_nats": "0.22", "rnn_lead_nats": "0.14", "lstm_rnn_ppl_gap": "0.44",
                             "param_ratio": "3.4", "steps_ratio": "twice"}
@@ -57,6 +58,12 @@ def test_gradient_and_clipping(data):
     assert (g["forget_mean"], g["forget_share_09"], g["forget_share_099"]) == ("0.72", "12%", "5.3%")
     assert v["clipping"] == {"steps": "150", "lr": "2.0", "kappa": "1", "clipped_final": "2.11",
                              "unclipped_final": "9.35"}                  # 9.345: half up, as on paper
+    data["gradient_by_distance"].update(rnn_first_all_zero_distance=None, rnn_naive_norm_zero_distance=149,
+                                        rnn_factor_per_character=0.6912, lstm_rnn_ratio_at_50=None)
+    g = site_data.build_variables(data, COURSE)["gradient"]
+    assert (g["first_all_zero"], g["naive_norm_zero"]) == ("never (within the measured distances)", "149")
+    assert g["factor_per_character"] == "0.69"
+    assert g["ratio_at_50"] == "not measurable (the RNN's is exactly 0 there)"
 
 
 def test_provenance_and_course(data):
@@ -71,6 +78,10 @@ def test_provenance_and_course(data):
     assert p["run_phrase"] == "full settings, seed 0, on a GPU (Tesla T4)"
     assert p["lab_compute"] == "1 minute on a GPU (Tesla T4), at full settings"      # 29 s: at least 1
     assert site_data.short_commit("abcdef0123456789") == "abcdef012345"
+    assert site_data.short_commit("abc1234+dirty") == "abc1234+dirty"
+    assert v["provenance"]["settings"] == "full"
+    gpu["provenance"]["duration_s"]["lab"] = 90.0                                 # 1.5 minutes -> 2
+    assert site_data.build_variables(gpu, COURSE)["provenance"]["lab_compute"].startswith("2 minutes on a GPU")
     assert v["course"]["colab_url"] == "https://colab.research.google.com/github/org/repo/blob/main/lab/x.ipynb"
 
 
@@ -81,6 +92,14 @@ def test_results_table_and_provenance_line(data):
     assert rows[1].startswith("| Uniform over the 65 characters | – | 4.1744 | 65 |")
     assert rows[5] == ("| RNN, $d_h$ = 256, 1,000 training steps (103,041 parameters) | 3 | 1.6959 | 5.45 | 2.45 |")
     assert "n $\\le$ 5" in rows[4]
+    lines = table.split("\n")
+    assert lines[0] == "| Model | Lab | Test nats per character | Perplexity | Bits per character |"
+    assert lines[1].startswith("|:---") and lines[1].endswith("|:---:|------:|------:|------:|")
+    # a pandoc table caption, then the provenance in its own div
+    assert lines[8:] == ["", ": Test results on the same test characters, in the same units.", "",
+                         "::: {.provenance}", site_data.provenance_line(data["provenance"]), ":::", ""]
+    labelled = {**data["models"]["rnn"], "label": "RNN (103,041 parameters)"}
+    assert site_data.table_label(labelled, {"params": "103,041"}) == "RNN (103,041 parameters)"   # not twice
     line = site_data.provenance_line(data["provenance"])
     assert "git commit `0123456789ab+dirty`" in line and "lab source `000000000000`." in line
     assert "seed 0, on AMD EPYC (cpu)" in line
@@ -91,10 +110,11 @@ def test_answer_saturation_computes_from_the_shown_norm(data):
     text = site_data.answer_saturation(v)
     # 1 - 1/5.2 = 0.8077 -> 0.808; sqrt(0.808) = 0.899 -> 0.90; atanh(0.90) = 1.47 -> 1.5;
     # 0.02 * 5.2 = 0.104 -> 0.10; 1 / 0.10 = 10
-    for part in ("1 - 1/5.2 = 0.808", "|h| > 0.90", "only about 1.5", "\\approx 0.10", "factor of about 10 per"):
+    for part in ("1 - 1/5.2 = 0.808", "|h| > 0.90", "only about 1.5", "\\approx 0.10$", "factor of about 10 per"):
         assert part in text, part
-    v["gradient"]["spectral_W"] = "0.9"
-    assert "sufficient case for vanishing" in site_data.answer_saturation(v)
+    for norm, sufficient in (("0.9", True), ("1.0", True), ("1.5", False)):    # "at most 1": vanishing for sure
+        v["gradient"]["spectral_W"] = norm
+        assert ("sufficient case for vanishing" in site_data.answer_saturation(v)) is sufficient, norm
 
 
 def test_worked_example_rows():
@@ -107,6 +127,11 @@ def test_worked_example_rows():
                          "steps: $0.38^{20} \\approx 4 \\times 10^{-9}$ | $10^{6}$ |")
     near_0 = site_data.one_unit_row({"w": 2.0, "h": 0.0, "distance": 20, "factor": 2.0})
     assert "state near 0 | $(1 - 0) \\times 2 = 2$" in near_0
+    # the factor and h^2 are shown with two decimals: 0.3849 -> 0.38, 0.95^2 = 0.9025 -> 0.9
+    assert "$(1 - 0.9) \\times 2 = 0.38$" in site_data.one_unit_row({"w": 2.0, "h": 0.95, "distance": 20,
+                                                                        "factor": 0.3849})
+    for w in (1.0, 1.5):                                   # |w| >= 1: the state matters
+        assert "state near 0" in site_data.one_unit_row({"w": w, "h": 0.0, "distance": 20, "factor": w})
 
 
 def test_site_files_hold_the_variables_and_every_partial(data):
@@ -127,6 +152,21 @@ def test_site_files_hold_the_variables_and_every_partial(data):
     assert "| $w = 0.9$, any state |" in generated["_worked-one-unit.md"]
     assert generated["_colab-badge.md"].startswith("[Open in Colab](https://colab.research.google.com/github/org/")
     assert "def rnn_cell_step(" in generated["_code-rnn-cell-step.md"]
+    assert set(generated) == {"_variables.yml", "_results-table.md", "_answer-saturation.md", "_worked-one-unit.md",
+                              "_worked-temperature.md", "_colab-badge.md", "_code-rnn-cell-step.md",
+                              "_code-lstm-cell-step.md", "_code-sample-with-temperature.md"}
+    # readable YAML: unicode as is, keys in the page's order, long lines unbroken
+    assert 'ratio_at_50: 5 × 10¹' in variables
+    assert [line.split(":")[0] for line in variables.splitlines() if line and line[0].isalpha()] == \
+        ["course", "models", "compare", "gradient", "clipping", "provenance"]
+    assert "  run_phrase: full settings, seed 0, on a CPU, not yet on a Colab T4\n" in variables
+    one_unit = generated["_worked-one-unit.md"].splitlines()
+    assert one_unit[0].startswith("| Case | One-step factor") and one_unit[1].startswith("|:---")
+    assert one_unit[-1].startswith(": One hidden unit, three cases") and one_unit[-2] == ""
+    temperature = generated["_worked-temperature.md"].splitlines()
+    assert temperature[0].endswith("by `sample_with_temperature` |") and temperature[1] == "|:---:|:---:|:---:|:---:|"
+    assert temperature[-1].endswith("draws (`data/worked_examples.json`).") and temperature[-2] == ""
+    assert generated["_colab-badge.md"].endswith('{.btn .btn-warning .btn-lg .colab-badge role="button"}\n')
     assert all(text.endswith("\n") and not text.endswith("\n\n") for text in files.values())
 
 

@@ -11,7 +11,9 @@ import {
 import {
   BOUND, checkGradientData, firstUndrawable, gradientReadout, gradientRows, logDomain,
 } from "../../modules/03-sequence-models/measured-gradient.js";
-import {checkHistogram, percent} from "../../modules/03-sequence-models/forget-gate-demo.js";
+import {SERIES, checkHistogram, percent} from "../../modules/03-sequence-models/forget-gate-demo.js";
+import {BOUND as BOUND_1, MEASURED} from "../../modules/03-sequence-models/gradient-demo.js";
+import {LSTM, RNN} from "../../modules/03-sequence-models/measured-gradient.js";
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
 
@@ -42,6 +44,10 @@ test("sampling: ties rank by id, the τ and k limits pick greedy, nucleus stops 
   assert.equal(nearestSample(samples, 0, {tau: TAU_ZERO, k: 65, p: 1}, 65).strategy, "greedy");
   // both filters on and keeping as many characters: top-k decides
   assert.equal(nearestSample(samples, 0, {tau: 1, k: 5, p: 0.9}, 65, {topK: 5, nucleus: 5}).strategy, "top_k");
+  // recorded τ 0.5 and 1.5 are equally near τ = 1: the first recorded wins, as documented
+  const temps = [{prompt_index: 0, strategy: "greedy"}, {prompt_index: 0, strategy: "temperature", tau: 0.5},
+    {prompt_index: 0, strategy: "temperature", tau: 1.5}];
+  assert.equal(nearestSample(temps, 0, {tau: 1, k: 65, p: 1}, 65).tau, 0.5);
   assert.equal(describeSample({strategy: "top_k", k: 5}), "top-k, k = 5, τ = 1");
   assert.equal(describeSample({strategy: "nucleus", p: 0.9}), "nucleus, p = 0.9, τ = 1");
   assert.equal(promptLabel("x".repeat(40)), "x".repeat(40));                    // exactly 40: no ellipsis
@@ -80,4 +86,11 @@ test("forget gates: a count below 0 is refused anywhere; 100% has no decimals", 
   assert.throws(() => checkHistogram({edges: [0, 0.5, 1], counts: [2, -1]}), /negative or non-finite/);
   assert.equal(percent(1), "100%");
   assert.equal(percent(0.123), "12.3%");
+});
+
+test("every plot's series labels are distinct and non-empty (they are the legend)", () => {
+  for (const labels of [[MEASURED, BOUND_1], [RNN, LSTM, BOUND], Object.values(SERIES)]) {
+    assert.ok(labels.every((s) => typeof s === "string" && s.trim().length > 0), labels.join(" | "));
+    assert.equal(new Set(labels).size, labels.length);
+  }
 });
