@@ -9,7 +9,7 @@ import {
   temperatureProbs,
 } from "../../modules/03-sequence-models/sampling-demo.js";
 import {
-  BOUND, checkGradientData, firstUndrawable, gradientReadout, gradientRows, logDomain,
+  BOUND, checkGradientData, firstUndrawable, gradientReadout, gradientRows, gradientSummary, logDomain, ratioText,
 } from "../../modules/03-sequence-models/measured-gradient.js";
 import {SERIES, checkHistogram, percent} from "../../modules/03-sequence-models/forget-gate-demo.js";
 import {BOUND as BOUND_1, MEASURED} from "../../modules/03-sequence-models/gradient-demo.js";
@@ -29,25 +29,29 @@ test("clipping: the circle's points are evenly spaced; a norm equal to κ is not
 
 test("sampling: ties rank by id, the τ and k limits pick greedy, nucleus stops where the mass reaches p", () => {
   assert.deepEqual(rankOrder([0.25, 0.25, 0.5]), [2, 0, 1]);
+  assert.deepEqual(rankOrder([0.1, 0.1, 0.1, 0.1, 0.1, 0.5]), [5, 0, 1, 2, 3, 4]);
   assert.deepEqual(temperatureProbs([1, 3, 2], TAU_ZERO), [0, 1, 0]);          // τ = TAU_ZERO is the limit
   // 0.5 alone reaches p = 0.5: the next token is dropped (its predecessors already reach p)
   assert.deepEqual(nucleusMask([0.5, 0.25, 0.25], 0.5), [true, false, false]);
   // within the mask {1, 2} (total 0.5), token 1 alone is 0.3 / 0.5 = 0.6 >= 0.5
   assert.deepEqual(nucleusMask([0.5, 0.3, 0.2], 0.5, [false, true, true]), [false, true, false]);
-  const samples = [
-    {prompt_index: 0, strategy: "greedy"},
+  const samples = [                                          // greedy last: found by its strategy
     {prompt_index: 0, strategy: "temperature", tau: 1},
     {prompt_index: 0, strategy: "top_k", k: 5, tau: 1},
     {prompt_index: 0, strategy: "nucleus", p: 0.9, tau: 1},
+    {prompt_index: 0, strategy: "greedy"},
   ];
   assert.equal(nearestSample(samples, 0, {tau: 1, k: 1, p: 1}, 65).strategy, "greedy");        // k = 1
   assert.equal(nearestSample(samples, 0, {tau: TAU_ZERO, k: 65, p: 1}, 65).strategy, "greedy");
   // both filters on and keeping as many characters: top-k decides
   assert.equal(nearestSample(samples, 0, {tau: 1, k: 5, p: 0.9}, 65, {topK: 5, nucleus: 5}).strategy, "top_k");
+  // k = 3 is as near to 1 (greedy counts as k = 1) as to the recorded 5: the first, greedy, wins
+  assert.equal(nearestSample(samples, 0, {tau: 1, k: 3, p: 1}, 65).strategy, "greedy");
   // recorded τ 0.5 and 1.5 are equally near τ = 1: the first recorded wins, as documented
   const temps = [{prompt_index: 0, strategy: "greedy"}, {prompt_index: 0, strategy: "temperature", tau: 0.5},
-    {prompt_index: 0, strategy: "temperature", tau: 1.5}];
-  assert.equal(nearestSample(temps, 0, {tau: 1, k: 65, p: 1}, 65).tau, 0.5);
+    {prompt_index: 0, strategy: "temperature", tau: 1.5}, {prompt_index: 0, strategy: "top_k", k: 5, tau: 1}];
+  const picked = nearestSample(temps, 0, {tau: 1, k: 65, p: 1}, 65);          // no filter: temperatures only
+  assert.deepEqual([picked.strategy, picked.tau], ["temperature", 0.5]);
   assert.equal(describeSample({strategy: "top_k", k: 5}), "top-k, k = 5, τ = 1");
   assert.equal(describeSample({strategy: "nucleus", p: 0.9}), "nucleus, p = 0.9, τ = 1");
   assert.equal(promptLabel("x".repeat(40)), "x".repeat(40));                    // exactly 40: no ellipsis
@@ -63,6 +67,9 @@ test("sampling chart: ranks from 1, then one row for the others with their summe
   assert.ok(near(other.tempered, 0.3) && near(other.final, 0.5));              // c + a
   assert.equal(other.kept, "some");
   assert.equal(other.spoken, "the other 2 characters");
+  const allKept = {...dist, kept: [true, true, true, true]}, noneKept = {...dist, kept: [false, true, false, true]};
+  assert.equal(chartRows(["a", "b", "c", "d"], allKept, 2)[2].kept, true);
+  assert.equal(chartRows(["a", "b", "c", "d"], noneKept, 2)[2].kept, false);
   const two = {tempered: [0.6, 0.4], final: [0.6, 0.4], kept: [true, true]};
   assert.equal(chartRows(["a", "b"], two, 2).length, 2);                        // no others: no row
 });
@@ -75,6 +82,9 @@ test("measured gradient: distances checked, the bound only on the RNN plot, the 
   assert.deepEqual(logDomain(rows), [0.1, 1]);
   assert.equal(firstUndrawable([0, 1]), 0);
   assert.equal(firstUndrawable([1, 2]), null);
+  assert.equal(ratioText(999.5), "1,000");                                     // rounds to 1,000: separated
+  assert.equal(ratioText(999.4), "999");
+  assert.equal(gradientSummary(g, {}, [0, 2, 3]), "RNN: 1.00e+0 at distance 0, 0 (underflow) at distance 2.");
   assert.equal(gradientReadout(g, 2, {lstm: true}), "Distance 2: RNN 0 (underflow), LSTM 2.50e-1.");
   assert.equal(gradientReadout({...g, lstm_grad_norm: [1, 0, null]}, 1, {lstm: true}),
     "Distance 1: RNN 1.00e-1, LSTM 0 (underflow).");
