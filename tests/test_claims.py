@@ -1,0 +1,95 @@
+"""scripts/claims.py: each claim at the edges of the words the page uses ("below", "at least",
+"above 1"), on data made by hand; mutation testing (make mutation) found these edges unchecked."""
+from __future__ import annotations
+
+import copy
+import json
+import math
+
+import pytest
+
+from scripts import claims, paths
+
+FIXTURE = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+
+
+def holds(name: str, data: dict) -> bool:
+    return next(c for c in claims.CLAIMS if c.name == name).check(data)[0]
+
+
+def detail(name: str, data: dict) -> str:
+    return next(c for c in claims.CLAIMS if c.name == name).check(data)[1]
+
+
+def with_models(**nats) -> dict:
+    """The fixture with the given test nats, perplexity and bpc made consistent with them."""
+    d = copy.deepcopy(FIXTURE)
+    for key, value in nats.items():
+        d["models"][key].update(test_nats=value, perplexity=math.exp(value), bpc=value / math.log(2))
+    return d
+
+
+@pytest.mark.parametrize("rnn, lstm, expected", [
+    (1.70, 1.61, True), (1.83, 1.61, False), (1.70, 1.83, False), (1.90, 1.61, False), (1.70, 1.90, False),
+])
+def test_both_neural_models_beat_the_best_ngram_strictly(rnn, lstm, expected):
+    assert holds("neural_models_beat_best_ngram", with_models(best_ngram=1.83, rnn=rnn, lstm=lstm)) is expected
+
+
+def test_lstm_perplexity_gap_to_the_trigram_is_at_least_1():
+    d = copy.deepcopy(FIXTURE)
+    d["models"]["trigram"]["perplexity"] = 8.0
+    for lstm, expected in ((7.0, True), (7.5, False), (5.0, True)):      # gap 1.0 is "at least 1.0"
+        d["models"]["lstm"]["perplexity"] = lstm
+        assert holds("lstm_ppl_at_least_1_below_trigram", d) is expected, lstm
+    assert "gap 3.000" in detail("lstm_ppl_at_least_1_below_trigram", d)
+
+
+def test_lstm_beats_rnn_strictly():
+    d = copy.deepcopy(FIXTURE)
+    d["models"]["rnn"]["perplexity"] = d["models"]["lstm"]["perplexity"] = 5.0
+    assert not holds("lstm_beats_rnn", d)
+
+
+def test_units_must_agree_to_a_millionth():
+    d = with_models(rnn=1.7)
+    assert holds("units_consistent", d)
+    assert detail("units_consistent", d) == "perplexity = exp(nats) and bpc = nats / ln 2 on every row"
+    d["models"]["rnn"]["perplexity"] *= 1 + 3e-6
+    d["models"]["lstm"]["bpc"] *= 1 - 3e-6
+    assert not holds("units_consistent", d)
+    assert detail("units_consistent", d).startswith(f"rnn: perplexity {d['models']['rnn']['perplexity']} != exp(1.7); "
+                                                    f"lstm: bpc {d['models']['lstm']['bpc']} != ")
+
+
+def test_lab1_rows_named_when_they_hold():
+    assert detail("ngram_rows_match_lab1", FIXTURE) == \
+        "as Lab 1 recorded: uniform 4.1744, bigram 2.4922, trigram 2.0859, best_ngram 1.8326"
+    d = with_models(bigram=2.4925, trigram=2.0861)
+    assert detail("ngram_rows_match_lab1", d) == "differs from Lab 1: bigram 2.4925 != 2.4922; trigram 2.0861 != 2.0859"
+
+
+def test_spectral_norm_must_be_above_1():
+    d = copy.deepcopy(FIXTURE)
+    for norm, expected in ((1.0, False), (1.5, True)):
+        d["gradient_by_distance"]["rnn_spectral_norm_W"] = norm
+        assert holds("rnn_spectral_norm_above_1", d) is expected, norm
+
+
+@pytest.mark.parametrize("norms, expected", [
+    ([2.0, 1.0, 2e-6], True),          # falls to a millionth of its value at distance 0
+    ([2.0, 1.0, 3e-6], False),         # 1.5e-6 of it: not six orders of magnitude
+    ([2.0, 3e-6, 1e-6], True),         # the smallest anywhere in the chunk counts
+    ([0.5, 1e-7, 0.4], True),          # g0 below 1 is still a gradient
+    ([0.0, 0.0, 0.0], False),          # no gradient at all is not a vanishing one
+])
+def test_rnn_gradient_vanishes_by_six_orders_of_magnitude(norms, expected):
+    d = copy.deepcopy(FIXTURE)
+    g = d["gradient_by_distance"]
+    g["distance"], g["rnn_grad_norm"] = [0, 1, 2], norms
+    assert holds("rnn_gradient_vanishes", d) is expected
+
+
+def test_report_marks_each_claim():
+    text = claims.report([{"name": "a", "holds": True, "detail": "x"}, {"name": "b", "holds": False, "detail": "y"}])
+    assert text == "  [ok] a: x\n  [FAIL] b: y"
