@@ -79,7 +79,9 @@ def test_provenance_and_course(data):
     assert p["lab_compute"] == "1 minute on a GPU (Tesla T4), at full settings"      # 29 s: at least 1
     assert site_data.short_commit("abcdef0123456789") == "abcdef012345"
     assert site_data.short_commit("abc1234+dirty") == "abc1234+dirty"
-    assert v["provenance"]["settings"] == "full"
+    assert (v["provenance"]["settings"], v["provenance"]["device"], v["provenance"]["device_type"],
+            v["provenance"]["torch"]) == ("full", "AMD EPYC", "cpu", data["provenance"]["torch"])
+    assert {k: v["course"][k] for k in ("github", "branch", "notebook")} == COURSE
     gpu["provenance"]["duration_s"]["lab"] = 90.0                                 # 1.5 minutes -> 2
     assert site_data.build_variables(gpu, COURSE)["provenance"]["lab_compute"].startswith("2 minutes on a GPU")
     assert v["course"]["colab_url"] == "https://colab.research.google.com/github/org/repo/blob/main/lab/x.ipynb"
@@ -115,6 +117,9 @@ def test_answer_saturation_computes_from_the_shown_norm(data):
     for norm, sufficient in (("0.9", True), ("1.0", True), ("1.5", False)):    # "at most 1": vanishing for sure
         v["gradient"]["spectral_W"] = norm
         assert ("sufficient case for vanishing" in site_data.answer_saturation(v)) is sufficient, norm
+    assert site_data.answer_saturation(v | {"gradient": {"spectral_W": "0.9"}}) == (
+        "With $\\lVert W \\rVert \\approx$ 0.9 the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for every $|h|$: "
+        "this trained RNN is in the sufficient case for vanishing.\n")
 
 
 def test_worked_example_rows():
@@ -159,10 +164,11 @@ def test_site_files_hold_the_variables_and_every_partial(data):
     assert 'ratio_at_50: 5 × 10¹' in variables
     assert [line.split(":")[0] for line in variables.splitlines() if line and line[0].isalpha()] == \
         ["course", "models", "compare", "gradient", "clipping", "provenance"]
-    assert "  run_phrase: full settings, seed 0, on a CPU, not yet on a Colab T4\n" in variables
+    assert "  lab_compute: 10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
     one_unit = generated["_worked-one-unit.md"].splitlines()
     assert one_unit[0].startswith("| Case | One-step factor") and one_unit[1].startswith("|:---")
     assert one_unit[-1].startswith(": One hidden unit, three cases") and one_unit[-2] == ""
+    assert one_unit[-1].endswith(" through the lab's `rnn_cell_step`, in `data/worked_examples.json`).")
     temperature = generated["_worked-temperature.md"].splitlines()
     assert temperature[0].endswith("by `sample_with_temperature` |") and temperature[1] == "|:---:|:---:|:---:|:---:|"
     assert temperature[-1].endswith("draws (`data/worked_examples.json`).") and temperature[-2] == ""
