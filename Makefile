@@ -14,10 +14,12 @@ notebooks:
 	$(PY) -m scripts.make_notebooks
 
 # run the lab (only if data/baselines.json is stale) and write data/ and the measured figures; compute the
-# briefing's worked examples with the lab's code (data/worked_examples.json, seconds)
+# briefing's worked examples with the lab's code (data/worked_examples.json, seconds); format both into
+# the committed page files (_variables.yml, modules/*/_generated/), which go in the same commit as data/
 data:
 	$(PY) -m scripts.build --settings $(SETTINGS)
 	$(PY) -m scripts.worked_examples
+	$(PY) -m scripts.site_data
 
 # diagrams drawn by code (Figures 1 and 2)
 figures:

@@ -174,8 +174,12 @@ def run_phrase(p: dict) -> str:
 
 
 def lab_compute(p: dict) -> str:
-    """How long the build's run of the lab took, and where: '10 minutes on a CPU (AMD EPYC), ...'."""
-    minutes = max(1, round(p["duration_s"]["lab"] / 60))
+    """How long the build's run of the lab took, and where: '10 minutes on a CPU (AMD EPYC), ...'.
+    A build from existing results (--from-results) times no lab run, and says so."""
+    seconds = p.get("duration_s", {}).get("lab")
+    if seconds is None:
+        return "not timed in this build; not yet timed on a Colab T4"
+    minutes = max(1, round(seconds / 60))
     where = (f"on a CPU ({p['device']}), at {p['settings']} settings; not yet timed on a Colab T4"
              if p["device_type"] == "cpu" else f"on a GPU ({p['device']}), at {p['settings']} settings")
     return f"{minutes} minute{'s' if minutes != 1 else ''} {where}"
@@ -192,8 +196,7 @@ def provenance_variables(p: dict) -> dict:
         "date": p["started_at"][:10],
         "git_commit": short_commit(p["git_commit"]),
     }
-    if "lab" in p.get("duration_s", {}):
-        out["lab_compute"] = lab_compute(p)
+    out["lab_compute"] = lab_compute(p)
     return out
 
 

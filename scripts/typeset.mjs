@@ -17,6 +17,8 @@
 //    such box, and a figure's image box (site.css lets Figures 1-2 scroll on a phone), is
 //    keyboard-focusable (tabindex="0"), so it can be scrolled without a mouse.
 // 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
+// 4. Less to load: the dark theme's stylesheets load only when dark mode is on, and the demos'
+//    modules and data are fetched alongside the OJS runtime (preload hints), not after it.
 // The CSS for these boxes is in site.css.  Reveal.js decks are left to their own MathJax plugin.
 import {readdirSync, readFileSync, writeFileSync, statSync} from "node:fs";
 import {join, relative, resolve, dirname, sep} from "node:path";
@@ -104,10 +106,34 @@ export function focusableFigures(html) {
   return html.replace(FIGURE_BOX, (whole, id, img) => `<div aria-describedby="${id}" tabindex="0">${img}`);
 }
 
+// Quarto loads the dark theme's stylesheets with rel="stylesheet" and its script disables them at
+// once: a reader in light mode downloads half a megabyte for nothing.  Quarto's colour-scheme
+// toggle sets rel="stylesheet" when dark mode is chosen (or preferred), and only then do they load.
+const DARK_SHEET = /<link\b[^>]*\bclass="quarto-color-scheme quarto-color-alternate"[^>]*>/g;
+
+export function darkThemeOnDemand(html) {
+  return html.replace(DARK_SHEET, (link) => link.replace('rel="stylesheet"', 'rel="disabled-stylesheet"'));
+}
+
+// The OJS runtime asks for the demos' modules and data only once it has loaded and parsed itself:
+// hints in the head fetch them alongside it instead of after it.
+const OJS_CONTENTS = /<script type="ojs-module-contents">\s*([A-Za-z0-9+/=]+)\s*<\/script>/;
+
+export function preloadOjsInputs(html) {
+  const m = OJS_CONTENTS.exec(html);
+  if (!m) return html;
+  const sources = JSON.parse(Buffer.from(m[1], "base64").toString("utf8")).contents.map((c) => c.source).join("\n");
+  const modules = new Set([...sources.matchAll(/import\(new URL\("([^"]+)", document\.baseURI\)/g)].map((x) => x[1]));
+  const files = new Set([...sources.matchAll(/FileAttachment\("([^"]+)"\)/g)].map((x) => x[1]));
+  const hints = [...[...modules].map((href) => `<link rel="modulepreload" href="${href}">`),
+    ...[...files].map((href) => `<link rel="preload" href="${href}" as="fetch" crossorigin="anonymous">`)];
+  return hints.length ? html.replace("</head>", `${hints.join("\n")}\n</head>`) : html;
+}
+
 /** One page's HTML, finished (null for a reveal.js deck, which is left as it is). */
 export function typesetPage(html, fontURL, where = "page") {
   if (/<div class="reveal"/.test(html)) return null;
-  html = calloutButtons(focusableFigures(wrapTables(html)));
+  html = preloadOjsInputs(darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html)))));
   if (!html.includes('class="math ')) return {html, count: 0};
   const t = pageTypesetter(fontURL);
   let count = 0;

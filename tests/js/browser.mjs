@@ -5,6 +5,7 @@ import {readFile, stat} from "node:fs/promises";
 import {existsSync} from "node:fs";
 import {join, normalize, extname} from "node:path";
 import {execFileSync} from "node:child_process";
+import {gzipSync} from "node:zlib";
 import assert from "node:assert/strict";
 
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -26,6 +27,17 @@ export function onPath(cmd) {
 
 export const hasChromium = () => existsSync(CHROMIUM);
 
+// text is sent gzipped when the browser accepts it, as GitHub Pages and most hosts serve it
+const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".svg", ".json", ".ipynb", ".txt"]);
+const gzipped = new Map();
+
+function body(file, bytes, req) {
+  if (!COMPRESSIBLE.has(extname(file)) || !/\bgzip\b/.test(req.headers["accept-encoding"] || "")) return {bytes};
+  const key = `${file}:${bytes.length}`;
+  if (!gzipped.has(key)) gzipped.set(key, gzipSync(bytes));
+  return {bytes: gzipped.get(key), encoding: "gzip"};
+}
+
 /** Serve `root` on 127.0.0.1 (a random port); `virtual` maps URL paths to in-memory pages. */
 export async function serve(root, virtual = {}) {
   const server = createServer(async (req, res) => {
@@ -38,9 +50,10 @@ export async function serve(root, virtual = {}) {
     if (!file.startsWith(normalize(root))) return res.writeHead(403).end();
     try {
       if ((await stat(file)).isDirectory()) file = join(file, "index.html");
-      const body = await readFile(file);
-      res.writeHead(200, {"content-type": TYPES[extname(file)] || "application/octet-stream"});
-      res.end(body);
+      const {bytes, encoding} = body(file, await readFile(file), req);
+      res.writeHead(200, {"content-type": TYPES[extname(file)] || "application/octet-stream",
+        ...(encoding ? {"content-encoding": encoding, "vary": "accept-encoding"} : {})});
+      res.end(bytes);
     } catch {
       res.writeHead(404).end("not found");
     }
