@@ -148,6 +148,11 @@ def gradient_variables(g: dict) -> dict:
             out[name] = distance_or_never(g[key])
     if g.get("rnn_factor_per_character") is not None:
         out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
+    # the LSTM box: what the mean gate (as shown) would predict over 50 steps, against the measured fall
+    out["forget_mean_pow_50"] = fmt_sci(float(out["forget_mean"]) ** 50)
+    if 50 in g["distance"]:
+        at = g["distance"].index(50)
+        out["lstm_fall_50"] = fmt_sci(g["lstm_grad_norm"][at] / g["lstm_grad_norm"][g["distance"].index(0)])
     return out
 
 
