@@ -93,3 +93,81 @@ def test_rnn_gradient_vanishes_by_six_orders_of_magnitude(norms, expected):
 def test_report_marks_each_claim():
     text = claims.report([{"name": "a", "holds": True, "detail": "x"}, {"name": "b", "holds": False, "detail": "y"}])
     assert text == "  [ok] a: x\n  [FAIL] b: y"
+
+
+def gradient(norms, **extra) -> dict:
+    d = copy.deepcopy(FIXTURE)
+    g = d["gradient_by_distance"]
+    g.update(distance=list(range(len(norms))), rnn_grad_norm=norms, **extra)
+    return d
+
+
+def test_constant_factor_per_character_is_a_straight_line_on_a_log_axis():
+    exact = [0.5 ** i for i in range(10)]                    # factor 0.5 exactly: R^2 = 1
+
+    def line(norms, **extra):                                # no recorded factor unless given
+        return gradient(norms, **{"rnn_factor_per_character": None, **extra})
+
+    assert holds("rnn_gradient_falls_by_a_constant_factor_per_character", line(exact))
+    assert "R^2 1.0000" in detail("rnn_gradient_falls_by_a_constant_factor_per_character", line(exact))
+    assert "a factor of 0.500 per character" in detail("rnn_gradient_falls_by_a_constant_factor_per_character",
+                                                       line(exact))
+    assert holds("rnn_gradient_falls_by_a_constant_factor_per_character",
+                 line(exact, rnn_factor_per_character=0.5))
+    recorded_wrong = line(exact, rnn_factor_per_character=0.6)
+    assert not holds("rnn_gradient_falls_by_a_constant_factor_per_character", recorded_wrong)
+    assert "recorded factor 0.6 disagrees" in detail("rnn_gradient_falls_by_a_constant_factor_per_character",
+                                                     recorded_wrong)
+    # falls 1e-8 at once, then flat: log10 is 0, -8, -8, ..., far from a line (R^2 = 36^2 / (82.5 * 57.6) = 0.27)
+    step = [1.0] + [1e-8] * 9
+    assert not holds("rnn_gradient_falls_by_a_constant_factor_per_character", line(step))
+    assert holds("rnn_gradient_falls_by_a_constant_factor_per_character", line([0.0] + exact[1:]))  # 0 skipped
+    flat = [0.3] * 5                                           # no spread at all: a line, R^2 taken as 1
+    assert holds("rnn_gradient_falls_by_a_constant_factor_per_character", line(flat))
+
+
+def test_float32_facts_each_at_their_edge():
+    ok = dict(rnn_first_all_zero_distance=None, rnn_naive_norm_zero_distance=2)
+    assert holds("rnn_gradient_never_exactly_zero_within_the_chunk", gradient([1.0, 1e-30, 1e-40], **ok))
+    assert not holds("rnn_gradient_never_exactly_zero_within_the_chunk", gradient([1.0, 1e-30, 0.0], **ok))
+    # d_h = 256: a float32 norm reads 0 when every entry is below 2^-75, so the norm is at most 16 * 2^-75
+    limit = 16 * 2.0 ** -75
+    assert holds("naive_float32_norm_reads_zero", gradient([1.0, 1e-10, limit], **ok))
+    assert not holds("naive_float32_norm_reads_zero", gradient([1.0, 1e-10, limit * 1.01], **ok))
+    assert not holds("naive_float32_norm_reads_zero", gradient([1.0, 1e-10, 0.0], **ok))
+    assert not holds("naive_float32_norm_reads_zero",
+                     gradient([1.0, 1e-10, 1e-40], rnn_first_all_zero_distance=None, rnn_naive_norm_zero_distance=None))
+    assert holds("naive_float32_norm_reads_zero",
+                 gradient([1.0, 1e-10, 1e-40], rnn_first_all_zero_distance=2, rnn_naive_norm_zero_distance=2))
+    assert not holds("naive_float32_norm_reads_zero",
+                     gradient([1.0, 1e-40, 1e-40], rnn_first_all_zero_distance=1, rnn_naive_norm_zero_distance=2))
+
+
+def test_forget_gate_claims_at_their_edges():
+    d = copy.deepcopy(FIXTURE)
+    g = d["gradient_by_distance"]
+    g["lstm_grad_norm"] = [1.0] * 51
+    g["forget_gate"]["mean"] = 0.9
+    g["lstm_grad_norm"][50] = 100 * 0.9 ** 50               # a fall exactly 100 times smaller than 0.9^50 predicts
+    assert holds("mean_forget_gate_cannot_explain_lstm_curve", d)
+    g["lstm_grad_norm"][50] = 99 * 0.9 ** 50
+    assert not holds("mean_forget_gate_cannot_explain_lstm_curve", d)
+    g["lstm_grad_norm"][0] = 2.0                              # the fall is measured from distance 0
+    g["lstm_grad_norm"][1] = 1e-9
+    g["lstm_grad_norm"][50] = 2 * 100 * 0.9 ** 50
+    assert holds("mean_forget_gate_cannot_explain_lstm_curve", d)
+    g["forget_gate"]["share_above_0.99"] = 0.10              # "at least 10%"
+    assert holds("many_forget_gates_near_1", d)
+
+
+@pytest.mark.parametrize("edges, counts", [
+    ([0.1, 0.9, 0.99, 1.0], [1, 1, 1]),                      # does not start at 0
+    ([0.0, 0.9, 0.99, 0.999], [1, 1, 1]),                    # does not end at 1
+    ([0.0, 0.9, 0.9, 0.99, 1.0], [1, 0, 1, 1]),              # an empty-width bin
+    ([0.0, 0.9, 0.99, 1.0], [1, 1]),                         # a count missing
+])
+def test_histogram_must_span_0_to_1_with_one_count_per_bin(edges, counts):
+    d = copy.deepcopy(FIXTURE)
+    d["gradient_by_distance"]["forget_gate"]["histogram"] = {"edges": edges, "counts": counts}
+    assert not holds("forget_gate_histogram_consistent", d)
+    assert detail("forget_gate_histogram_consistent", d) == "edges must rise from 0 to 1 with one count per bin"
