@@ -20,19 +20,35 @@
 // 4. Less to load: the dark theme's stylesheets load only when dark mode is on, and the demos'
 //    modules and data are fetched alongside the OJS runtime (preload hints), not after it.
 // The CSS for these boxes is in site.css.  Reveal.js decks are left to their own MathJax plugin.
-import {readdirSync, readFileSync, writeFileSync, statSync} from "node:fs";
+// A page's typeset formulas are kept in .quarto/typeset-cache/ (Quarto's scratch folder), so a render
+// that changes no formula of a page skips MathJax for it; a finished page is marked and never redone.
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync} from "node:fs";
+import {createHash} from "node:crypto";
 import {join, relative, resolve, dirname, sep} from "node:path";
 import {createRequire} from "node:module";
 import {fileURLToPath} from "node:url";
 
 const require = createRequire(import.meta.url);
-const {mathjax} = require("mathjax-full/js/mathjax.js");
-const {TeX} = require("mathjax-full/js/input/tex.js");
-const {CHTML} = require("mathjax-full/js/output/chtml.js");
-const {liteAdaptor} = require("mathjax-full/js/adaptors/liteAdaptor.js");
-const {RegisterHTMLHandler} = require("mathjax-full/js/handlers/html.js");
-const {AssistiveMmlHandler} = require("mathjax-full/js/a11y/assistive-mml.js");
-const {AllPackages} = require("mathjax-full/js/input/tex/AllPackages.js");
+let MJ = null;   // mathjax-full, loaded on first use (about a second): a render whose formulas are all cached skips it
+
+function mathjaxFull() {
+  if (MJ) return MJ;
+  const {liteAdaptor} = require("mathjax-full/js/adaptors/liteAdaptor.js");
+  const {RegisterHTMLHandler} = require("mathjax-full/js/handlers/html.js");
+  const {AssistiveMmlHandler} = require("mathjax-full/js/a11y/assistive-mml.js");
+  const {AllPackages} = require("mathjax-full/js/input/tex/AllPackages.js");
+  const adaptor = liteAdaptor();
+  AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
+  MJ = {
+    adaptor,
+    mathjax: require("mathjax-full/js/mathjax.js").mathjax,
+    TeX: require("mathjax-full/js/input/tex.js").TeX,
+    CHTML: require("mathjax-full/js/output/chtml.js").CHTML,
+    // no \require: every package is loaded already, and nothing may be fetched
+    packages: AllPackages.filter((p) => p !== "require" && p !== "autoload"),
+  };
+  return MJ;
+}
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const FONTS = "vendor/mathjax/output/chtml/fonts/woff-v2";   // written by scripts/vendor_js.py
@@ -42,10 +58,9 @@ const MATH_SPAN = /<span class="math (inline|display)">(\\\(|\\\[)([\s\S]*?)(\\\
 const MATHJAX_SCRIPT = /[ \t]*<script\b[^>]*\bsrc="[^"]*mathjax[^"]*"[^>]*>\s*<\/script>[ \t]*\n?/gi;
 const TAG = /\\tag\{([^{}]*)\}\s*$/;
 
-const adaptor = liteAdaptor();
-AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
-// no \require: every package is loaded already, and nothing may be fetched
-const PACKAGES = AllPackages.filter((p) => p !== "require" && p !== "autoload");
+// a finished page says so, and is left alone: `quarto preview` and partial renders leave earlier
+// pages in the output folder, and this runs over every page there
+const FINISHED = '<meta name="typeset" content="scripts/typeset.mjs">';
 
 const unescape = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
   .replace(/&#39;/g, "'").replace(/&amp;/g, "&");
@@ -54,8 +69,9 @@ export class TexError extends Error {}
 
 /** A MathJax document for one page: its fonts are found relative to the page. */
 export function pageTypesetter(fontURL) {
+  const {adaptor, mathjax, TeX, CHTML, packages} = mathjaxFull();
   const doc = mathjax.document("", {
-    InputJax: new TeX({packages: PACKAGES, formatError: (jax, err) => { throw new TexError(err.message); }}),
+    InputJax: new TeX({packages, formatError: (jax, err) => { throw new TexError(err.message); }}),
     OutputJax: new CHTML({fontURL, adaptiveCSS: true}),
   });
   return {
@@ -130,35 +146,54 @@ export function preloadOjsInputs(html) {
   return hints.length ? html.replace("</head>", `${hints.join("\n")}\n</head>`) : html;
 }
 
-/** One page's HTML, finished (null for a reveal.js deck, which is left as it is). */
-export function typesetPage(html, fontURL, where = "page") {
-  if (/<div class="reveal"/.test(html)) return null;
-  html = preloadOjsInputs(darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html)))));
-  if (!html.includes('class="math ')) return {html, count: 0};
+/** The markup replacing one formula span. */
+function formulaMarkup(t, kind, rawTex, where) {
+  const display = kind === "display";
+  let tex = unescape(rawTex);
+  const tag = display ? TAG.exec(tex) : null;
+  if (tag) tex = tex.slice(0, tag.index);
+  let out;
+  try {
+    out = t.convert(tex, display);
+  } catch (err) {
+    throw new TexError(`${where}: TeX error in ${display ? "\\[" : "\\("}${tex.trim()}${display ? "\\]" : "\\)"}: ${err.message}`);
+  }
+  if (display) {
+    const number = tag ? `<span class="equation-number">(${tag[1]})</span>` : "";
+    return `<span class="math display${tag ? " numbered" : ""}"><span class="equation-body" tabindex="0">${out}</span>${number}</span>`;
+  }
+  const wide = widthEm(t.doc, tex, false) > WIDE_INLINE_EM;
+  return wide ? `<span class="math inline wide" tabindex="0">${out}</span>` : `<span class="math inline">${out}</span>`;
+}
+
+/** {markups, css} for a page's formulas, from `cacheDir` when the same formulas were typeset before. */
+function typesetFormulas(formulas, fontURL, where, cacheDir) {
+  const key = createHash("sha256").update(JSON.stringify([fontURL, formulas])).digest("hex").slice(0, 24);
+  const cached = cacheDir && join(cacheDir, `${key}.json`);
+  if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
   const t = pageTypesetter(fontURL);
-  let count = 0;
-  const body = html.replace(MATH_SPAN, (whole, kind, open, rawTex) => {
-    const display = kind === "display";
-    let tex = unescape(rawTex);
-    const tag = display ? TAG.exec(tex) : null;
-    if (tag) tex = tex.slice(0, tag.index);
-    let out;
-    try {
-      out = t.convert(tex, display);
-    } catch (err) {
-      throw new TexError(`${where}: TeX error in ${display ? "\\[" : "\\("}${tex.trim()}${display ? "\\]" : "\\)"}: ${err.message}`);
-    }
-    count++;
-    if (display) {
-      const number = tag ? `<span class="equation-number">(${tag[1]})</span>` : "";
-      return `<span class="math display${tag ? " numbered" : ""}"><span class="equation-body" tabindex="0">${out}</span>${number}</span>`;
-    }
-    const wide = widthEm(t.doc, tex, false) > WIDE_INLINE_EM;
-    return wide ? `<span class="math inline wide" tabindex="0">${out}</span>` : `<span class="math inline">${out}</span>`;
-  });
-  const css = `<style id="MJX-CHTML-styles">\n${t.styleSheet()}\n</style>\n`;
-  const withCss = body.replace(MATHJAX_SCRIPT, "").replace("</head>", `${css}</head>`);
-  return {html: withCss, count};
+  const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where));
+  const result = {markups, css: t.styleSheet()};
+  if (cached) {
+    mkdirSync(cacheDir, {recursive: true});
+    writeFileSync(cached, JSON.stringify(result));
+  }
+  return {...result, key};
+}
+
+/** One page's HTML, finished (null for a reveal.js deck; {finished: true} for a page finished before). */
+export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
+  if (/<div class="reveal"/.test(html)) return null;
+  if (html.includes(FINISHED)) return {finished: true};
+  html = preloadOjsInputs(darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html)))));
+  html = html.replace("</head>", `${FINISHED}\n</head>`);
+  const formulas = [...html.matchAll(MATH_SPAN)].map((m) => [m[1], m[3]]);
+  if (formulas.length === 0) return {html, count: 0};
+  const {markups, css, key} = typesetFormulas(formulas, fontURL, where, cacheDir);
+  let i = 0;
+  const body = html.replace(MATH_SPAN, () => markups[i++]);
+  const style = `<style id="MJX-CHTML-styles">\n${css}\n</style>\n`;
+  return {html: body.replace(MATHJAX_SCRIPT, "").replace("</head>", `${style}</head>`), count: formulas.length, key};
 }
 
 function htmlFiles(dir) {
@@ -168,16 +203,27 @@ function htmlFiles(dir) {
   });
 }
 
-export function typesetSite(site) {
-  let pages = 0, formulas = 0;  // pages changed, formulas typeset
+/** Finish every page of `site`; formulas are cached in `cacheDir` (after a render of every page, the
+    entries no page used are removed). */
+export function typesetSite(site, cacheDir = null) {
+  let pages = 0, formulas = 0, earlier = 0;  // pages changed, formulas typeset, pages finished before
+  const used = new Set();
   for (const file of htmlFiles(site)) {
     const depth = relative(site, file).split(sep).length - 1;
     const fontURL = `${"../".repeat(depth) || "./"}${FONTS}`;
-    const result = typesetPage(readFileSync(file, "utf8"), fontURL, relative(site, file));
+    const result = typesetPage(readFileSync(file, "utf8"), fontURL, relative(site, file), cacheDir);
     if (!result) continue;
+    if (result.finished) {
+      earlier++;
+      continue;
+    }
     writeFileSync(file, result.html);
+    if (result.key) used.add(`${result.key}.json`);
     pages++;
     formulas += result.count;
+  }
+  if (cacheDir && existsSync(cacheDir) && earlier === 0) {
+    for (const name of readdirSync(cacheDir)) if (!used.has(name)) rmSync(join(cacheDir, name), {force: true});
   }
   return {pages, formulas};
 }
@@ -187,7 +233,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     statSync(site);
     const t0 = Date.now();
-    const {pages, formulas} = typesetSite(site);
+    // Quarto runs this in the project folder: its scratch folder .quarto/ keeps the cache between renders
+    const cache = existsSync(".quarto") ? join(".quarto", "typeset-cache") : null;
+    const {pages, formulas} = typesetSite(site, cache);
     console.log(`typeset: ${formulas} formulas on ${pages} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   } catch (err) {
     console.error(`typeset: ${err.message}`);

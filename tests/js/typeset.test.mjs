@@ -4,7 +4,7 @@
 // collapsible callouts become buttons, and a TeX error names the page and the formula.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtempSync, mkdirSync, writeFileSync, readFileSync} from "node:fs";
+import {mkdtempSync, mkdirSync, readdirSync, writeFileSync, readFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {typesetPage, typesetSite, TexError} from "../../scripts/typeset.mjs";
@@ -77,4 +77,24 @@ test("less to load: the dark theme waits for dark mode; the demos' modules and d
 <link rel="preload" href="../../data/baselines.json" as="fetch" crossorigin="anonymous">
 </head><script type="ojs-module-contents">\n${Buffer.from(JSON.stringify(cells)).toString("base64")}\n</script>`);
   assert.equal(preloadOjsInputs("<head></head>"), "<head></head>", "a page with no OJS gets no hints");
+});
+
+test("a finished page is left alone; a page's formulas come from the cache when unchanged", () => {
+  const site = mkdtempSync(join(tmpdir(), "typeset-cache-"));
+  const cache = join(site, ".cache");
+  const source = page('<table><tr><td>1</td></tr></table><span class="math inline">\\(x^2\\)</span>');
+  writeFileSync(join(site, "a.html"), source);
+  assert.deepEqual(typesetSite(site, cache), {pages: 1, formulas: 1});
+  const first = readFileSync(join(site, "a.html"), "utf8");
+  assert.deepEqual(typesetSite(site, cache), {pages: 0, formulas: 0}, "a second run (quarto preview) skips the finished page");
+  assert.equal(readFileSync(join(site, "a.html"), "utf8"), first, "tables are not wrapped twice");
+  const [entry] = readdirSync(cache);
+  writeFileSync(join(cache, entry), JSON.stringify({markups: ["<b>cached</b>"], css: "/*cached*/"}));
+  writeFileSync(join(site, "a.html"), source);                        // the page rendered again, same formulas
+  writeFileSync(join(cache, "stale.json"), "{}");
+  typesetSite(site, cache);
+  const again = readFileSync(join(site, "a.html"), "utf8");
+  assert.match(again, /<b>cached<\/b>/);
+  assert.match(again, /\/\*cached\*\//);
+  assert.deepEqual(readdirSync(cache), [entry], "entries no page used are removed");
 });
