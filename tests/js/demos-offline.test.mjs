@@ -27,7 +27,7 @@ const HARNESS = "/modules/03-sequence-models/demos-harness.html";
 // [demo root, control label, how to move it]; the SVG inside the root must change
 const CONTROLS = [
   [".sampling-demo", "Prompt (test split)", "select"],
-  [".sampling-demo", "Temperature τ (0: arg max)", "ArrowLeft"],
+  [".sampling-demo", "Temperature τ", "ArrowLeft"],
   [".sampling-demo", "Top-k: k (65: off)", "ArrowLeft"],
   [".sampling-demo", "Nucleus: p (1: off)", "ArrowLeft"],
   [".clipping-demo", "g, first coordinate", "ArrowRight"],
@@ -85,7 +85,7 @@ test("offline: the four demos draw from the data and every control redraws its p
       timings.push([label, await redrawTime(page, root, label)]);
     }
     // τ = 0 is the arg max: one character holds all the mass, entropy 0, perplexity 1
-    await setRange(page, ".sampling-demo", "Temperature τ (0: arg max)", 0);
+    await setRange(page, ".sampling-demo", "Temperature τ", 0);
     assert.match(await page.locator(".sampling-demo .demo-readout").textContent(), /0\.000 nats, perplexity eH = 1\.00\./);
     assert.match(await page.locator(".sampling-demo figcaption").textContent(), /greedy/);
     // the clipping readout follows Equation 9 for g = (3, 4), κ = 1 after the sliders are set back
