@@ -55,6 +55,8 @@ def test_units_must_agree_to_a_millionth():
     d = with_models(rnn=1.7)
     assert holds("units_consistent", d)
     assert detail("units_consistent", d) == "perplexity = exp(nats) and bpc = nats / ln 2 on every row"
+    d["models"]["rnn"]["perplexity"] *= 1 + 1e-7                # within a millionth: still the same number
+    assert holds("units_consistent", d)
     d["models"]["rnn"]["perplexity"] *= 1 + 3e-6
     d["models"]["lstm"]["bpc"] *= 1 - 3e-6
     assert not holds("units_consistent", d)
@@ -82,6 +84,7 @@ def test_spectral_norm_must_be_above_1():
     ([2.0, 3e-6, 1e-6], True),         # the smallest anywhere in the chunk counts
     ([0.5, 1e-7, 0.4], True),          # g0 below 1 is still a gradient
     ([0.0, 0.0, 0.0], False),          # no gradient at all is not a vanishing one
+    ([2.0, 1.5, 1.0], False),          # halved is not vanished
 ])
 def test_rnn_gradient_vanishes_by_six_orders_of_magnitude(norms, expected):
     d = copy.deepcopy(FIXTURE)
@@ -122,8 +125,12 @@ def test_constant_factor_per_character_is_a_straight_line_on_a_log_axis():
     step = [1.0] + [1e-8] * 9
     assert not holds("rnn_gradient_falls_by_a_constant_factor_per_character", line(step))
     assert holds("rnn_gradient_falls_by_a_constant_factor_per_character", line([0.0] + exact[1:]))  # 0 skipped
+    assert "R^2 0.2727" in detail("rnn_gradient_falls_by_a_constant_factor_per_character", line(step))
     flat = [0.3] * 5                                           # no spread at all: a line, R^2 taken as 1
     assert holds("rnn_gradient_falls_by_a_constant_factor_per_character", line(flat))
+    assert "R^2 1.0000" in detail("rnn_gradient_falls_by_a_constant_factor_per_character", line(flat))
+    zigzag = [1.0, 0.9, 1.0, 0.9, 1.0]                         # a small spread (syy < 1) and no line at all
+    assert not holds("rnn_gradient_falls_by_a_constant_factor_per_character", line(zigzag))
 
 
 def test_float32_facts_each_at_their_edge():
@@ -171,3 +178,25 @@ def test_histogram_must_span_0_to_1_with_one_count_per_bin(edges, counts):
     d["gradient_by_distance"]["forget_gate"]["histogram"] = {"edges": edges, "counts": counts}
     assert not holds("forget_gate_histogram_consistent", d)
     assert detail("forget_gate_histogram_consistent", d) == "edges must rise from 0 to 1 with one count per bin"
+
+
+def test_lstm_ratio_at_50_needs_the_distance_a_gradient_and_the_recorded_ratio():
+    d = copy.deepcopy(FIXTURE)
+    g = d["gradient_by_distance"]
+    g["distance"] = list(range(60))
+    g["rnn_grad_norm"], g["lstm_grad_norm"] = [1e-6] * 60, [1e-3] * 60          # 1000 times at 50
+    g["lstm_rnn_ratio_at_50"] = 1000.0
+    name = "lstm_gradient_orders_above_rnn_at_50"
+    assert holds(name, d)
+    for recorded in (1010.0, None):                                              # 1% off, or missing
+        assert not holds(name, {**d, "gradient_by_distance": {**g, "lstm_rnn_ratio_at_50": recorded}})
+    assert holds(name, {**d, "gradient_by_distance": {**g, "lstm_rnn_ratio_at_50": 1000.5}})   # within 0.1%
+    short = {**g, "distance": list(range(50)), "rnn_grad_norm": g["rnn_grad_norm"][:50],
+             "lstm_grad_norm": g["lstm_grad_norm"][:50]}
+    assert not holds(name, {**d, "gradient_by_distance": short})
+    assert detail(name, {**d, "gradient_by_distance": short}) == "distance 50 was not measured"
+    rnn_zero = {**g, "rnn_grad_norm": [0.0] * 60}                                # the ratio is unbounded
+    assert holds(name, {**d, "gradient_by_distance": rnn_zero})
+    half = {**rnn_zero, "lstm_grad_norm": [0.5] * 60}                            # any LSTM gradient above 0
+    assert holds(name, {**d, "gradient_by_distance": half})
+    assert not holds(name, {**d, "gradient_by_distance": {**rnn_zero, "lstm_grad_norm": [0.0] * 60}})
