@@ -34,7 +34,7 @@ EQUATIONS = [  # (label, the spec's equation number) in the order of the spec
     "eq-temperature",
 ]
 FIGURES = {"fig-rnn-unrolled": "figures/rnn-unrolled.svg", "fig-lstm-cell": "figures/lstm-cell.svg"}
-MEASURED_FIGURES = ["figures/gradient-by-distance.svg", "figures/clipping-demo.svg"]
+MEASURED_FIGURES = ["figures/gradient-rnn.svg", "figures/gradient-by-distance.svg", "figures/clipping-demo.svg"]
 AFTER_THE_LAB = [
     "After the Lab: What Lab 3 Measured in Exercise 3, Part A",
     "After the Lab: What Lab 3 Measured in Exercise 3, Part B",
@@ -366,6 +366,17 @@ def test_measured_figures_only_inside_after_the_lab_boxes(module_ast):
     assert sorted(seen) == sorted(Path(p).name for p in MEASURED_FIGURES)
 
 
+def test_each_after_the_lab_box_shows_only_its_own_measurement(module_ast):
+    """Part A's box comes before the LSTM's prediction: it shows the RNN alone, never the LSTM curve."""
+    images = {}
+    for _, _, title, blocks in callouts(module_ast):
+        found = []
+        walk(blocks, lambda m: found.append(Path(m["c"][2][0]).name) if m.get("t") == "Image" else None)
+        images[title.replace("\u2019", "'")] = found
+    assert images[AFTER_THE_LAB[0]] == ["gradient-rnn.svg"], images[AFTER_THE_LAB[0]]
+    assert images[AFTER_THE_LAB[2]] == ["gradient-by-distance.svg"], images[AFTER_THE_LAB[2]]
+
+
 def callouts(ast) -> list[tuple[list[str], dict, str, list]]:
     """(classes, attributes, title, body blocks) of each callout Div."""
     out = []
@@ -617,7 +628,7 @@ def test_pages_show_the_datas_values(gen, module_text):
         assert cells[2] in text and cells[4] in text
     g = data["gradient_by_distance"]
     assert f"\\lVert W \\rVert \\approx$ {g['rnn_spectral_norm_W']:.1f}" in module_text
-    assert f"about {g['rnn_first_zero_distance']} characters back" in module_text
+    assert f"about {g['rnn_naive_norm_zero_distance']} characters back" in module_text
     assert f"average {g['forget_gate']['mean']:.2f} over" in module_text
     c = data["clipping_demo"]
     assert f"training loss of {c['unclipped']['final_loss']:.2f} nats" in module_text
