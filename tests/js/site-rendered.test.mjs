@@ -175,6 +175,20 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     }
   });
 
+  await t.test("the module page: a link into the page lands its target at the top of the screen", async () => {
+    const {context, page} = await openPage(browser, site.origin, "modules/03-sequence-models/index.html", SCREENS[0]);
+    try {
+      for (const id of ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring"]) {
+        await page.goto(`${site.origin}/modules/03-sequence-models/index.html#${id}`, {waitUntil: "load"});
+        await ready(page);
+        const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, id);
+        assert.ok(top > -5 && top < 150, `#${id} lands ${Math.round(top)} px from the top of the screen`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   await t.test("the module page: time until its equations are typeset and its demo drawn, and bytes loaded", async () => {
     const {context, page} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
