@@ -36,8 +36,8 @@ EQUATIONS = [  # (label, the spec's equation number) in the order of the spec
 FIGURES = {"fig-rnn-unrolled": "figures/rnn-unrolled.svg", "fig-lstm-cell": "figures/lstm-cell.svg"}
 MEASURED_FIGURES = ["figures/gradient-rnn.svg", "figures/gradient-by-distance.svg", "figures/clipping-demo.svg"]
 AFTER_THE_LAB = [
-    "After the Lab: What Lab 3 Measured in Exercise 3, Part A",
-    "After the Lab: What Lab 3 Measured in Exercise 3, Part B",
+    "After the Lab: What Lab 3 Measured in Exercise 3A",
+    "After the Lab: What Lab 3 Measured in Exercise 3B",
     "After the Lab: What Lab 3 Measured for the LSTM's Gradient",
     "After the Lab: What Lab 3 Measured",
 ]
