@@ -39,7 +39,9 @@ AFTER_THE_LAB = [
     "After the Lab: What Lab 3 Measured in Exercise 3A",
     "After the Lab: What Lab 3 Measured in Exercise 3B",
     "After the Lab: What Lab 3 Measured for the LSTM's Gradient",
+    "After the Lab: How Far the Trained LSTM's Gates Carry",
     "After the Lab: What Lab 3 Measured",
+    "After the Lab: Sampling from the LSTM You Trained",
 ]
 GLOSSARY_REQUIRED = ["rnn", "teacher-forcing", "lstm", "bptt", "perplexity", "bits-per-character",
                      "exposure-bias", "gradient-clipping", "forget-gate", "gru", "top-k-sampling",
