@@ -141,13 +141,10 @@ def gradient_variables(g: dict) -> dict:
         "forget_share_09": fmt_percent(fg["share_above_0.9"]),
         "forget_share_099": fmt_percent(fg["share_above_0.99"]),
     }
-    # the build's data is moving from one zero distance to two (issue 10); each is shown when measured
-    for key, name in (("rnn_first_zero_distance", "first_zero"), ("rnn_first_all_zero_distance", "first_all_zero"),
-                      ("rnn_naive_norm_zero_distance", "naive_norm_zero")):
-        if key in g:
-            out[name] = distance_or_never(g[key])
-    if g.get("rnn_factor_per_character") is not None:
-        out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
+    # the float32 facts of the Part A box (both required by the schema; "never" when not reached)
+    out["first_all_zero"] = distance_or_never(g["rnn_first_all_zero_distance"])
+    out["naive_norm_zero"] = distance_or_never(g["rnn_naive_norm_zero_distance"])
+    out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
     # the LSTM box: what the mean gate (as shown) would predict over 50 steps, against the measured fall
     out["forget_mean_pow_50"] = fmt_sci(float(out["forget_mean"]) ** 50)
     if 50 in g["distance"]:

@@ -575,7 +575,7 @@ def measured_strings(variables: dict) -> set[str]:
     out |= set(variables["compare"].values()) - {"twice"}
     g = variables["gradient"]
     out |= {g["spectral_W"], g["ratio_at_50"], g["forget_mean"]}
-    out |= {g[k] for k in ("first_zero", "first_all_zero", "naive_norm_zero") if k in g}
+    out |= {g["first_all_zero"], g["naive_norm_zero"]}
     out |= {variables["clipping"]["clipped_final"], variables["clipping"]["unclipped_final"]}
     return {s for s in out if re.search(r"\d", s)}
 
