@@ -651,7 +651,7 @@ print(f"device: {DEVICE} · settings: {SETTINGS_NAME} · corpus sha256 ok · |V|
 # The bias broadcasts over the batch. Then apply `torch.tanh`.
 # </details>
 
-# %% tags=["def", "exercise-1"]
+# %% tags=["def", "exercise-1", "listed"]
 def rnn_cell_step(x_t, h_prev, W, U, b):
     # x_t: (B, d)   h_prev: (B, d_h)   W: (d_h, d_h)   U: (d_h, d)   b: (d_h,)
     ### BEGIN SOLUTION (TODO: compute a_t = W h_(t-1) + U x_t + b for a batch in rows, and return h_t = tanh(a_t))
@@ -1103,7 +1103,7 @@ plt.show()
 # **cell** state `c_prev` (not `h_prev`), and the hidden state squashes the **new** cell state.
 # </details>
 
-# %% tags=["def", "exercise-4"]
+# %% tags=["def", "exercise-4", "listed"]
 def lstm_cell_step(x_t, h_prev, c_prev, p):
     # p holds W_*, U_*, b_* for f, i, o, c.  All states: (B, d_h)
     f = torch.sigmoid(h_prev @ p.W_f.T + x_t @ p.U_f.T + p.b_f)
@@ -1246,7 +1246,7 @@ checkpoint_results(results, SETTINGS_NAME)
 # with `num_samples=1`, then reshape the `(N, 1)` result back to `probs.shape[:-1]`.
 # </details>
 
-# %% tags=["def", "exercise-5"]
+# %% tags=["def", "exercise-5", "listed"]
 def sample_with_temperature(logits, tau, generator=None):
     # logits: (..., |V|), one row per position z_t; returns one token ID per row, shape (...)
     ### BEGIN SOLUTION (TODO: softmax of logits / tau (Equation 12), then one torch.multinomial draw per row with the generator)
