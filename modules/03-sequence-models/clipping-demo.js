@@ -2,7 +2,7 @@
 // the lab's measured clipping run beneath it.
 //
 // Equation 9: g ← g · min(1, κ / ‖g‖).  The demo sets a two-parameter gradient g and κ and draws
-// g and its clipped version as arrows; the measured run (data/baselines.json, `clipping_demo`) is
+// g and its clipped version as arrows; the measured run (data/03-sequence-models/results.json, `clipping_demo`) is
 // the loss and the gradient norm (before clipping) per step of two RNNs trained with SGD on the
 // same batches, one clipped at κ and one not.  No DOM, no dependencies (tests/js/clipping-demo.test.mjs).
 
@@ -80,7 +80,7 @@ export function measuredRows(demo) {
   for (const {key, label} of RUNS) {
     for (const metric of ["loss", "grad_norm"]) {
       const values = demo?.[key]?.[metric];
-      if (!Array.isArray(values)) throw new Error(`data/baselines.json: clipping_demo.${key}.${metric} is missing`);
+      if (!Array.isArray(values)) throw new Error(`data/03-sequence-models/results.json: clipping_demo.${key}.${metric} is missing`);
       values.forEach((value, i) => {
         if (Number.isFinite(value) && (metric === "loss" || value > 0)) rows.push({step: i + 1, run: label, metric, value});
       });

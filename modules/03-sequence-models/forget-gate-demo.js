@@ -3,7 +3,7 @@
 // Along the LSTM's direct path (Equation 11) a unit whose forget gate stays at f passes the
 // fraction f^k of its cell state, and of the gradient, across k steps.  The build records the
 // distribution of the trained LSTM's forget-gate values on the validation chunks as a histogram
-// (data/baselines.json, `gradient_by_distance.forget_gate.histogram`, fine bins near 1).  For a
+// (data/03-sequence-models/results.json, `gradient_by_distance.forget_gate.histogram`, fine bins near 1).  For a
 // distance k and a fraction θ, a value f carries more than θ exactly when f > θ^(1/k); the demo
 // shows the share of measured values above that cut, beside two constant gates taken from the
 // section's own arithmetic.  No DOM, no dependencies (tests/js/forget-gate-demo.test.mjs).
@@ -28,7 +28,7 @@ export function constantCarries(f, k, theta) {
 
 /** Check a histogram {edges, counts}: ascending edges, len(edges) − 1 non-negative counts. */
 export function checkHistogram(h) {
-  const fail = (why) => { throw new Error(`data/baselines.json: forget_gate.histogram ${why}`); };
+  const fail = (why) => { throw new Error(`data/03-sequence-models/results.json: forget_gate.histogram ${why}`); };
   if (!h || !Array.isArray(h.edges) || !Array.isArray(h.counts)) fail("is missing (needs edges and counts)");
   if (h.counts.length !== h.edges.length - 1) fail(`has ${h.counts.length} counts for ${h.edges.length} edges`);
   for (let i = 1; i < h.edges.length; i++) if (!(h.edges[i] > h.edges[i - 1])) fail(`edges are not ascending at ${i}`);

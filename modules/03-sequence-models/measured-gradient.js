@@ -1,7 +1,7 @@
 // measured-gradient.js: the interactive versions of the measured gradient-by-distance plots in
 // the after-the-lab boxes of sections 4 (RNN) and 5 (RNN against LSTM).
 //
-// data/baselines.json, `gradient_by_distance`: for each distance T − s, the norm of ∂L_T/∂h_s
+// data/03-sequence-models/results.json, `gradient_by_distance`: for each distance T − s, the norm of ∂L_T/∂h_s
 // (RNN) and of ∂L_T/∂(h_s, c_s) (LSTM), averaged over the validation chunks, and the spectral
 // norm ‖W‖ of the trained RNN's recurrent matrix.  Equation 8 bounds ‖∂h_T/∂h_s‖ by ‖W‖^(T−s),
 // so ‖∂L_T/∂h_s‖ ≤ ‖∂L_T/∂h_T‖ · ‖W‖^(T−s): the bound is drawn from the measured value at
@@ -13,7 +13,7 @@ export const BOUND = "Equation 8 bound, ‖∂L/∂h_T‖ · ‖W‖^(T−s)";
 
 /** Check the recorded arrays: equal lengths, distances 0, 1, 2, …, and ‖W‖ > 0. */
 export function checkGradientData(g) {
-  const fail = (why) => { throw new Error(`data/baselines.json: gradient_by_distance ${why}`); };
+  const fail = (why) => { throw new Error(`data/03-sequence-models/results.json: gradient_by_distance ${why}`); };
   if (!g || !Array.isArray(g.distance)) fail("is missing");
   for (const key of ["rnn_grad_norm", "lstm_grad_norm"])
     if (!Array.isArray(g[key]) || g[key].length !== g.distance.length) fail(`.${key} must have one value per distance`);

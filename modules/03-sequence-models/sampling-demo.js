@@ -1,7 +1,7 @@
 // sampling-demo.js: the computation behind section 7's demo "sampling from the trained LSTM".
 //
 // The build records the LSTM's next-character logits z after a few prompts from the test split
-// (data/baselines.json, key `sampling`).  This module turns one row of logits and the demo's
+// (data/03-sequence-models/results.json, key `sampling`).  This module turns one row of logits and the demo's
 // controls into the distribution the sampler draws from: temperature first (Equation 12,
 // softmax(z / τ)), then top-k, then nucleus (top-p), in the order Hugging Face's generate()
 // applies them.  At τ = 1 the filters are exactly the lab's top_k_filter and nucleus_filter.
@@ -170,7 +170,7 @@ export function promptLabel(text, chars = 40) {
 
 /** Check the recorded data's shape; a clear error instead of a blank chart. */
 export function checkSamplingData(sampling) {
-  const fail = (why) => { throw new Error(`data/baselines.json: sampling ${why}`); };
+  const fail = (why) => { throw new Error(`data/03-sequence-models/results.json: sampling ${why}`); };
   if (!sampling || !Array.isArray(sampling.vocab) || !Array.isArray(sampling.prompts)) fail("is missing or has no vocab/prompts");
   const n = sampling.vocab.length;
   sampling.prompts.forEach((pr, i) => {
