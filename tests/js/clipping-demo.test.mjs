@@ -2,15 +2,15 @@
 // Check yourself, g = (3, 4)), its edge cases, and the rows drawn from the measured run.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
-import {
+import {module} from "./course.mjs";
+
+const m = module("03-sequence-models");
+const {
   norm, clipByNorm, directionDegrees, circle, clipReadout, measuredRows, stepReadout, RUNS, ARROW_FRAME, pointerToVector,
-} from "../../modules/03-sequence-models/clipping-demo.js";
+} = await import(m.demoUrl("clipping-demo"));
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
-const fixture = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).clipping_demo;
+const fixture = m.fixtureData().clipping_demo;
 
 test("Check yourself: g = (3, 4) has norm 5; κ = 1 scales it by 0.2 to (0.6, 0.8); κ = 10 leaves it", () => {
   const one = clipByNorm([3, 4], 1);

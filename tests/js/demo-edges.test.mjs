@@ -3,17 +3,20 @@
 // Expected values are worked out by hand in the comments.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {circle, clipReadout, directionDegrees, stepReadout} from "../../modules/03-sequence-models/clipping-demo.js";
-import {
+import {module} from "./course.mjs";
+
+const m = module("03-sequence-models");
+const demo = (name) => import(m.demoUrl(name));
+const {circle, clipReadout, directionDegrees, stepReadout} = await demo("clipping-demo");
+const {
   TAU_ZERO, chartRows, checkSamplingData, describeSample, nearestSample, nucleusMask, promptLabel, rankOrder,
   temperatureProbs,
-} from "../../modules/03-sequence-models/sampling-demo.js";
-import {
-  BOUND, checkGradientData, firstUndrawable, gradientReadout, gradientRows, gradientSummary, logDomain, ratioText,
-} from "../../modules/03-sequence-models/measured-gradient.js";
-import {SERIES, checkHistogram, percent} from "../../modules/03-sequence-models/forget-gate-demo.js";
-import {BOUND as BOUND_1, MEASURED} from "../../modules/03-sequence-models/gradient-demo.js";
-import {LSTM, RNN} from "../../modules/03-sequence-models/measured-gradient.js";
+} = await demo("sampling-demo");
+const {
+  BOUND, LSTM, RNN, checkGradientData, firstUndrawable, gradientReadout, gradientRows, gradientSummary, logDomain, ratioText,
+} = await demo("measured-gradient");
+const {SERIES, checkHistogram, percent} = await demo("forget-gate-demo");
+const {BOUND: BOUND_1, MEASURED} = await demo("gradient-demo");
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
 

@@ -3,16 +3,16 @@
 // by hand, the fixture's recorded shares, and bad input.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
-import {
+import {module} from "./course.mjs";
+
+const m = module("03-sequence-models");
+const {
   F_INIT, F_HALF_AT_50, gateCut, constantCarries, checkHistogram, shareAbove, measuredShare,
   shareRows, SERIES, percent, forgetReadout, forgetSummary,
-} from "../../modules/03-sequence-models/forget-gate-demo.js";
+} = await import(m.demoUrl("forget-gate-demo"));
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
-const gates = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).gradient_by_distance.forget_gate;
+const gates = m.fixtureData().gradient_by_distance.forget_gate;
 
 test("the section's constants: σ(1) ≈ 0.73 and 0.5^(1/50) ≈ 0.986; 0.73^50 ≈ 1.5e-7", () => {
   assert.equal(F_INIT.toFixed(2), "0.73");

@@ -2,15 +2,15 @@
 // bound anchored at distance 0 against hand arithmetic, values a log axis cannot draw, readouts.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
-import {
+import {module} from "./course.mjs";
+
+const m = module("03-sequence-models");
+const {
   RNN, LSTM, BOUND, ratioText, gradientSummary, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
-} from "../../modules/03-sequence-models/measured-gradient.js";
+} = await import(m.demoUrl("measured-gradient"));
 
 const rel = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b));
-const g = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).gradient_by_distance;
+const g = m.fixtureData().gradient_by_distance;
 // a curve that falls by 0.8 per step and reads exactly 0 from distance 150 (as a float32 norm that
 // underflowed did in older builds)
 const withZeros = {...g, rnn_grad_norm: g.distance.map((d) => (d < 150 ? 0.5 * 0.8 ** d : 0))};
