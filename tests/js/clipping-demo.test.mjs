@@ -3,6 +3,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {module} from "./course.mjs";
+import {fmt_factor, fmt_fixed} from "../../_extensions/course/formatting.js";
 
 const m = module("03-sequence-models");
 const {
@@ -81,8 +82,12 @@ test("measured rows: both runs, loss and gradient norm per step, non-finite valu
 
 test("step readout: values of both runs at one step, 1-based; missing values say so", () => {
   const first = stepReadout(fixture, 1);
-  assert.equal(first, `Step 1: without clipping: loss ${fixture.unclipped.loss[0].toFixed(3)} nats, gradient norm ${fixture.unclipped.grad_norm[0].toPrecision(3)}; ` +
-    `with clip_gradients: loss ${fixture.clipped.loss[0].toFixed(3)} nats, gradient norm ${fixture.clipped.grad_norm[0].toPrecision(3)}.`);
+  // loss to three decimals, the norm to three figures as the figures label sizes (fmt_factor)
+  assert.equal(first, `Step 1: without clipping: loss ${fmt_fixed(fixture.unclipped.loss[0], 3)} nats, gradient norm ${fmt_factor(fixture.unclipped.grad_norm[0])}; ` +
+    `with clip_gradients: loss ${fmt_fixed(fixture.clipped.loss[0], 3)} nats, gradient norm ${fmt_factor(fixture.clipped.grad_norm[0])}.`);
+  const made = {unclipped: {loss: [4.2005], grad_norm: [1234.5]}, clipped: {loss: [4.2], grad_norm: [0]}};
+  assert.equal(stepReadout(made, 1), "Step 1: without clipping: loss 4.201 nats, gradient norm 1.2 × 10³; " +
+    "with clip_gradients: loss 4.200 nats, gradient norm 0.");
   const broken = structuredClone(fixture);
   broken.unclipped.loss[149] = null;
   assert.match(stepReadout(broken, 150), /without clipping: loss not finite, gradient norm /);

@@ -15,6 +15,12 @@ import YAML from "yaml";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const MODULES = join(ROOT, "modules");
+// the course-wide presentation (_extensions/course/): the shared OJS set-up every page with demos
+// includes once (as /_extensions/course/demo-setup.qmd), the demos' stylesheet and number formatter
+export const COURSE = join(ROOT, "_extensions", "course");
+export const DEMO_SETUP = join(COURSE, "demo-setup.qmd");
+export const DEMO_CSS = join(COURSE, "demo.css");
+export const FORMATTING = join(COURSE, "formatting.js");
 const MODULE_ID = /^\d\d-[a-z0-9]+(?:-[a-z0-9]+)*$/;     // "03-sequence-models", as scripts/course.py
 const REQUIRED = ["id", "number", "title", "summary", "schedule", "lab"];
 
