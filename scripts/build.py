@@ -140,7 +140,7 @@ def solution_notebook(module: course.Module):
 # --------------------------------------------------------------------------------------------
 # 2. execute
 # --------------------------------------------------------------------------------------------
-def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Path,
+def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Path | None,
             cell_timeout: int | None, echo: bool = True) -> Path:
     """Execute the notebook in dest.work; return the path of the lab's results JSON.  The executed
     notebook is written there whatever happens, so a failing cell can be read with its outputs."""
@@ -170,10 +170,12 @@ def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Pa
     return lab_results
 
 
-def lab_environment(settings: str, device: str | None, corpus: Path, lab_results: Path) -> dict:
+def lab_environment(settings: str, device: str | None, corpus: Path | None, lab_results: Path) -> dict:
     """The kernel's environment: the LAB_* settings the lab reads, and no interactive plotting."""
-    env = dict(os.environ, LAB_SETTINGS=settings, LAB_CORPUS=str(corpus), LAB_RESULTS=str(lab_results),
+    env = dict(os.environ, LAB_SETTINGS=settings, LAB_RESULTS=str(lab_results),
                MPLBACKEND="agg", PYTHONUNBUFFERED="1")
+    if corpus is not None:
+        env["LAB_CORPUS"] = str(corpus)
     if device:
         env["LAB_DEVICE"] = device
     return env
@@ -344,7 +346,7 @@ def build(module: course.Module, args) -> int:
         log(f"building: {status.message}")
 
     timer, started_at = Timer(), utc_now()
-    corpus = Path(args.corpus).resolve() if args.corpus else module.corpus()
+    corpus = Path(args.corpus).resolve() if args.corpus else module.corpus()    # None: the lab reads none
     lab_results_path, lab_sha = run_lab(module, args, dest, corpus, timer)   # 1-2. notebook and lab
     lab = read_lab_results(module, lab_results_path, args.settings)
     timer.phases.update(lab_phase_durations(lab))
@@ -392,7 +394,7 @@ def refuse_to_run(module: course.Module, status: results.Status, dest: Destinati
     return 2
 
 
-def run_lab(module: course.Module, args, dest: Destination, corpus: Path, timer: Timer) -> tuple[Path, str]:
+def run_lab(module: course.Module, args, dest: Destination, corpus: Path | None, timer: Timer) -> tuple[Path, str]:
     """Steps 1-2: (the lab's results JSON, the lab source sha256 it was run from)."""
     if args.from_results:
         log(f"using the lab results in {args.from_results} (the lab is not executed)")
@@ -406,7 +408,7 @@ def run_lab(module: course.Module, args, dest: Destination, corpus: Path, timer:
     return path, lab_sha
 
 
-def check_corpus(module: course.Module, corpus: Path) -> None:
+def check_corpus(module: course.Module, corpus: Path | None) -> None:
     """Refuse a missing or wrong corpus before a kernel starts, with advice for the build (the lab's own
     message tells a student to delete the file and download it again; the build never does either).
     The lab names its data's sha256 and address (CORPUS_SHA256, CORPUS_URL); a lab without them reads no corpus."""
@@ -416,8 +418,8 @@ def check_corpus(module: course.Module, corpus: Path) -> None:
         return
     advice = (f"Pass --corpus PATH or set LAB_CORPUS to the lab's corpus (sha256 {want}, "
               f"{lab_source.lab_constant('CORPUS_URL', module)}); the build never downloads or replaces the corpus.")
-    if not corpus.is_file():
-        raise BuildRefused(f"corpus not found: {corpus}. {advice}")
+    if corpus is None or not corpus.is_file():
+        raise BuildRefused(f"corpus not found: {corpus or '(module.yml names no lab.corpus)'}. {advice}")
     got = results.sha256_file(corpus)
     if got != want:
         raise BuildRefused(f"{corpus} is not the corpus the lab was written for: its sha256 is {got}. {advice}")
@@ -429,9 +431,9 @@ def lab_phase_durations(lab: dict) -> dict[str, float]:
             if isinstance(v, (int, float)) and math.isfinite(v) and v >= 0}
 
 
-def corpus_sha256(lab: dict, corpus: Path) -> str | None:
+def corpus_sha256(lab: dict, corpus: Path | None) -> str | None:
     """The corpus file's sha256 (None when absent), which must be the one the lab reports reading."""
-    if not corpus.exists():
+    if corpus is None or not corpus.exists():
         return None
     sha = results.sha256_file(corpus)
     if lab["lab_run"].get("corpus_sha256") not in (None, sha):

@@ -120,11 +120,11 @@ class Module:
         """Quarto's directory metadata: the module's page values, read by {{< meta data.KEY >}}."""
         return self.page_dir / "_metadata.yml"
 
-    def corpus(self) -> Path:
-        """The lab's data file: $LAB_CORPUS when set, else the module's `lab.corpus`."""
+    def corpus(self) -> Path | None:
+        """The lab's data file: $LAB_CORPUS when set, else the module's `lab.corpus` (None: it reads none)."""
         value = os.environ.get("LAB_CORPUS") or self.lab.get("corpus")
         if not value:
-            raise ModuleError(f"{self.id}: module.yml names no lab.corpus and $LAB_CORPUS is not set")
+            return None
         p = Path(value)
         return p if p.is_absolute() else (paths.ROOT / p).resolve()
 

@@ -1,4 +1,4 @@
-"""The build (scripts/build.py, results.py, claims.py, plot_results.py): schema, provenance, claims,
+"""The build (scripts/build.py, results.py, claims.py, M3.build.plots.py): schema, provenance, claims,
 staleness, atomic writes, and a quick build end to end.
 
 The end-to-end test executes the lab at quick settings (about a minute on 2 CPU cores); skip it
@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build, claims, files, formatting, lab_source, paths, plot_results, render_site, results
+from scripts import build, claims, files, formatting, lab_source, paths, render_site, results
 from scripts.paths import ROOT
+from tests.support import M3
 
-FIXTURE = paths.FIXTURE
-COMMITTED = paths.DATA_PATH
-CORPUS = paths.corpus()
+FIXTURE = M3.fixture
+COMMITTED = M3.results
+CORPUS = M3.corpus()
 
 
 def fixture() -> dict:
@@ -62,7 +63,7 @@ def built(tmp_path):
 # schema
 # --------------------------------------------------------------------------------------------
 def test_fixture_matches_schema():
-    results.validate(fixture())
+    results.validate(M3, fixture())
 
 
 def test_broken_copy_is_rejected_with_clear_message(tmp_path):
@@ -70,21 +71,21 @@ def test_broken_copy_is_rejected_with_clear_message(tmp_path):
     d["models"]["lstm"]["test_nats"] = "1.6"
     del d["provenance"]["lab_source_sha256"]
     with pytest.raises(results.ResultsError) as e:
-        results.validate(d)
+        results.validate(M3, d)
     msg = str(e.value)
     assert "models/lstm/test_nats" in msg and "'1.6' is not of type 'number'" in msg
     assert "lab_source_sha256" in msg and "2 problems" in msg
     p = tmp_path / "b.json"
     p.write_text(json.dumps(d))
     with pytest.raises(results.ResultsError, match="does not match"):
-        results.load_results(p)
+        results.load_results(M3, p)
 
 
 def test_non_finite_numbers_are_rejected(tmp_path):
     p = tmp_path / "nan.json"
     p.write_text(FIXTURE.read_text().replace('"final_loss": 9.34', '"final_loss": NaN'))
     with pytest.raises(results.ResultsError, match="non-finite"):
-        results.load_results(p)
+        results.load_results(M3, p)
     assert results.finite_or_none({"a": [1.0, float("nan"), float("inf")]}) == {"a": [1.0, None, None]}
 
 
@@ -94,7 +95,7 @@ def test_non_finite_numbers_are_rejected(tmp_path):
 def committed_or_skip() -> dict:
     if not COMMITTED.exists():
         pytest.skip("data/baselines.json is not committed yet (the full-settings build writes it)")
-    return results.load_results(COMMITTED)
+    return results.load_results(M3, COMMITTED)
 
 
 def test_committed_results_have_provenance():
@@ -114,14 +115,14 @@ def test_committed_results_have_provenance():
 
 def test_committed_results_are_not_stale():
     committed_or_skip()
-    s = results.staleness(COMMITTED, "full", paths.FIGURES_DIR)
+    s = results.staleness(M3, COMMITTED, "full", M3.figures_dir)
     assert s.fresh, s.message + " (run `python -m scripts.build --settings full` and commit the result)"
 
 
 def test_claims_hold_on_committed_results():
     d = committed_or_skip()
-    evaluated = claims.evaluate(d)
-    assert [c["name"] for c in evaluated] == [c.name for c in claims.CLAIMS]
+    evaluated = claims.evaluate(M3, d)
+    assert [c["name"] for c in evaluated] == [c.name for c in M3.build.claims.CLAIMS]
     assert not claims.failed(evaluated), claims.report(evaluated)
     # the file records the same verdicts the claims give today
     assert [(c["name"], c["holds"]) for c in d["claims"]] == [(c["name"], c["holds"]) for c in evaluated]
@@ -129,7 +130,7 @@ def test_claims_hold_on_committed_results():
 
 def test_committed_figures_are_drawn_from_the_committed_data():
     d = committed_or_skip()
-    svgs = {n: (paths.FIGURES_DIR / n).read_text(encoding="utf-8") for n in results.FIGURE_NAMES}
+    svgs = {n: (M3.figures_dir / n).read_text(encoding="utf-8") for n in results.FIGURE_NAMES}
     for svg in svgs.values():
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     g, c = d["gradient_by_distance"], d["clipping_demo"]
@@ -147,18 +148,18 @@ def test_committed_figures_are_drawn_from_the_committed_data():
 def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
     d = fixture()
     d.update(fake_lab_results())
-    assert not claims.failed(claims.evaluate(d))
+    assert not claims.failed(claims.evaluate(M3, d))
     broken = copy.deepcopy(d)
     broken["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
     broken["clipping_demo"]["clipped"]["final_loss"] = None
-    names = [c["name"] for c in claims.failed(claims.evaluate(broken))]
+    names = [c["name"] for c in claims.failed(claims.evaluate(M3, broken))]
     assert names == ["rnn_gradient_never_exactly_zero_within_the_chunk", "clipped_sgd_far_better"]
 
 
 def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
     d = fixture()
     d["models"]["rnn"] = {}
-    out = {c["name"]: c for c in claims.evaluate(d)}
+    out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["neural_models_beat_best_ngram"]["holds"]
     assert "could not be evaluated" in out["neural_models_beat_best_ngram"]["detail"]
 
@@ -166,7 +167,7 @@ def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
 def test_ngram_rows_must_match_lab1():
     d = fixture()
     d["models"]["trigram"]["test_nats"] = 2.0861
-    out = {c["name"]: c for c in claims.evaluate(d)}
+    out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["ngram_rows_match_lab1"]["holds"]
     assert "trigram 2.0861 != 2.0859" in out["ngram_rows_match_lab1"]["detail"]
 
@@ -176,14 +177,14 @@ def test_lab1_values_are_read_from_the_lab_source(tmp_path):
     lab = tmp_path / "lab.py"
     lab.write_text('# %% tags=["def"]\nx = 1\nLAB1_TEST_NATS = {"uniform": 4.0, "bigram": 2.5}\n'
                    'def f():\n    LAB1_TEST_NATS = None\n', encoding="utf-8")
-    assert lab_source.lab_constant("LAB1_TEST_NATS", lab) == {"uniform": 4.0, "bigram": 2.5}
+    assert lab_source.lab_constant("LAB1_TEST_NATS", lab, M3) == {"uniform": 4.0, "bigram": 2.5}
     empty = tmp_path / "empty.py"
     empty.write_text("LAB1_TEST_NATS_OLD = {}\n", encoding="utf-8")
     with pytest.raises(KeyError, match="LAB1_TEST_NATS"):
-        lab_source.lab_constant("LAB1_TEST_NATS", empty)
-    in_lab = lab_source.lab_constant("LAB1_TEST_NATS")
-    assert claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
-    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in claims.CLAIMS[0].statement
+        lab_source.lab_constant("LAB1_TEST_NATS", empty, M3)
+    in_lab = lab_source.lab_constant("LAB1_TEST_NATS", M3)
+    assert M3.build.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
+    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.build.claims.CLAIMS[0].statement
 
 
 def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built, capsys):
@@ -206,7 +207,7 @@ def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, caps
     out = tmp_path / "q"
     assert build.main(["--settings", "quick", "--out", str(out), "--from-results", str(lab)]) == 0
     assert "[FAIL] rnn_gradient_never_exactly_zero_within_the_chunk" in capsys.readouterr().out
-    written = results.load_results(out / "data" / "baselines.json")
+    written = results.load_results(M3, out / "data" / M3.id / "results.json")
     assert {c["name"]: c["holds"] for c in written["claims"]}["rnn_gradient_never_exactly_zero_within_the_chunk"] is False
 
 
@@ -215,14 +216,14 @@ def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, caps
 # --------------------------------------------------------------------------------------------
 def test_build_adds_provenance(built):
     out, _ = built
-    d = results.load_results(out / "data" / "baselines.json")
+    d = results.load_results(M3, out / "data" / M3.id / "results.json")
     p = d["provenance"]
-    assert p["lab_source_sha256"] == results.lab_source_sha256()
+    assert p["lab_source_sha256"] == results.lab_source_sha256(M3)
     assert p["git_commit"]
     assert set(p["duration_s"]) >= {"total", "claims", "validate", "figures", "lab_ngram",
                                     "lab_train_rnn", "lab_train_lstm"}
     assert list(p["duration_s"])[0] == "total" and "write" not in p["duration_s"]   # no phase times json.dumps
-    assert len(d["claims"]) == len(claims.CLAIMS) and all(c["holds"] for c in d["claims"])
+    assert len(d["claims"]) == len(M3.build.claims.CLAIMS) and all(c["holds"] for c in d["claims"])
 
 
 def test_unchanged_rebuild_does_not_rerun(built, capsys, monkeypatch):
@@ -237,12 +238,12 @@ def test_unchanged_rebuild_does_not_rerun(built, capsys, monkeypatch):
 
 def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
     out, _ = built
-    data = out / "data" / "baselines.json"
-    recorded = results.load_results(data)["provenance"]["lab_source_sha256"]
-    assert results.staleness(data, "full", out / "figures").fresh
+    data = out / "data" / M3.id / "results.json"
+    recorded = results.load_results(M3, data)["provenance"]["lab_source_sha256"]
+    assert results.staleness(M3, data, "full", out / "figures" / M3.id).fresh
     changed = hashlib.sha256(b"an edited lab").hexdigest()
     monkeypatch.setattr(results, "lab_source_sha256", lambda: changed)
-    s = results.staleness(data, "full", out / "figures")
+    s = results.staleness(M3, data, "full", out / "figures" / M3.id)
     assert s.state == "stale" and recorded in s.message and changed in s.message
     # --no-run refuses, naming both hashes, and touches nothing
     before = snapshot(build.Destination("full", str(out)).outputs())
@@ -253,7 +254,7 @@ def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
     # and a plain build would run the lab
     called = []
     monkeypatch.setattr(build, "execute", lambda *a, **k: called.append(1) or pytest.skip("ok"))
-    monkeypatch.setattr(build, "solution_notebook", lambda: (None, changed))
+    monkeypatch.setattr(build, "solution_notebook", lambda module: (None, changed))
     try:
         build.main(["--settings", "full", "--out", str(out)])
     except pytest.skip.Exception:
@@ -264,18 +265,18 @@ def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
 def test_staleness_with_real_lab_source_copy(built, tmp_path, monkeypatch):
     """Point the lab source at an edited copy: the hash changes and the data is stale."""
     out, _ = built
-    if not paths.LAB_SOURCE.exists():
+    if not M3.lab_source.exists():
         pytest.skip("the lab source is not there yet")
     copy_ = tmp_path / "lab03_sequence_models.py"
-    copy_.write_bytes(paths.LAB_SOURCE.read_bytes() + b"\n# an edit\n")
+    copy_.write_bytes(M3.lab_source.read_bytes() + b"\n# an edit\n")
     monkeypatch.setattr(paths, "LAB_SOURCE", copy_)      # the one definition: results and lab_source follow
-    s = results.staleness(out / "data" / "baselines.json", "full", out / "figures")
+    s = results.staleness(M3, out / "data" / M3.id / "results.json", "full", out / "figures" / M3.id)
     assert s.state == "stale" and s.current_sha256 == hashlib.sha256(copy_.read_bytes()).hexdigest()
 
 
 def test_other_settings_are_not_up_to_date(built):
     out, _ = built
-    s = results.staleness(out / "data" / "baselines.json", "quick", out / "figures")
+    s = results.staleness(M3, out / "data" / M3.id / "results.json", "quick", out / "figures" / M3.id)
     assert s.state == "settings" and not s.fresh
 
 
@@ -329,7 +330,7 @@ def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
     with pytest.raises(OSError, match="between renames"):
         build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
     assert snapshot(outputs) == before
-    for folder in (out / "data", out / "figures"):
+    for folder in (out / "data", out / "figures" / M3.id):
         assert not [p.name for p in folder.iterdir() if p.name.startswith(".")]
 
 
@@ -349,7 +350,7 @@ def test_atomic_write_all_or_nothing(tmp_path):
 
 def test_quick_never_targets_the_committed_files(capsys):
     p = build.Destination("quick", None)
-    assert p.data == ROOT / "build" / "quick" / "data" / "baselines.json"
+    assert p.data == ROOT / "build" / "quick" / "data" / M3.id / "results.json"
     assert p.figures == ROOT / "build" / "quick" / "figures"
     assert build.main(["--settings", "quick", "--out", str(ROOT), "--no-run"]) == 2
     assert "must not write the committed" in capsys.readouterr().out
@@ -361,7 +362,7 @@ def test_quick_never_targets_the_committed_files(capsys):
 def test_figures_are_labelled_svg():
     d = fixture()
     d["clipping_demo"]["unclipped"]["loss"][-3:] = [None, None, None]   # a diverged run draws too
-    figs = plot_results.draw_all(d)
+    figs = M3.build.plots.draw_all(d)
     assert set(figs) == set(results.FIGURE_NAMES)
     g = figs["gradient-by-distance.svg"].decode()
     assert "LSTM, ‖∂L/∂(hₛ, cₛ)‖" in g and "RNN, ‖∂L/∂hₛ‖" in g and "distance" in g and "float64" in g
@@ -369,7 +370,7 @@ def test_figures_are_labelled_svg():
     assert "Equation 8's bound" in r and "from 140 back, a norm taken in" in r and "LSTM" not in r
     c = figs["clipping-demo.svg"].decode()
     assert "ln 65" in c and "SGD step" in c and "clipped" in c and "non-finite" in c
-    assert figs == plot_results.draw_all(d)          # deterministic: rebuilds diff cleanly
+    assert figs == M3.build.plots.draw_all(d)          # deterministic: rebuilds diff cleanly
 
 
 # --------------------------------------------------------------------------------------------
@@ -378,33 +379,33 @@ def test_figures_are_labelled_svg():
 @pytest.mark.slow
 def test_quick_build_end_to_end(tmp_path):
     """Execute the lab at quick settings with nbclient and write a complete, valid result set."""
-    if not paths.LAB_SOURCE.exists():
+    if not M3.lab_source.exists():
         pytest.skip("the lab source is not there yet")
     if not CORPUS.exists():
-        pytest.skip(f"corpus not found at {CORPUS} (set LAB3_CORPUS)")
-    committed_before = snapshot([COMMITTED] + [paths.FIGURES_DIR / n for n in results.FIGURE_NAMES])
-    sha_before = results.lab_source_sha256()
+        pytest.skip(f"corpus not found at {CORPUS} (set LAB_CORPUS)")
+    committed_before = snapshot([COMMITTED] + [M3.figures_dir / n for n in results.FIGURE_NAMES])
+    sha_before = results.lab_source_sha256(M3)
     out = tmp_path / "quick"
     cmd = [sys.executable, "-m", "scripts.build", "--settings", "quick", "--out", str(out),
            "--device", "cpu", "--corpus", str(CORPUS)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))    # run from elsewhere: the build must not depend on cwd
     r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    d = results.load_results(out / "data" / "baselines.json")
+    d = results.load_results(M3, out / "data" / M3.id / "results.json")
     p = d["provenance"]
     assert p["settings"] == "quick" and p["device_type"] == "cpu"
-    sha_after = results.lab_source_sha256()
+    sha_after = results.lab_source_sha256(M3)
     assert p["lab_source_sha256"] in (sha_before, sha_after)     # the lab may be edited while it runs
     assert {"notebook", "lab", "claims", "figures"} <= set(p["duration_s"])
-    assert len(d["claims"]) == len(claims.CLAIMS)
-    assert not claims.failed(claims.evaluate(d)[:1]), "the n-gram rows must match Lab 1 at any settings"
+    assert len(d["claims"]) == len(M3.build.claims.CLAIMS)
+    assert not claims.failed(claims.evaluate(M3, d)[:1]), "the n-gram rows must match Lab 1 at any settings"
     for n in results.FIGURE_NAMES:
         assert (out / "figures" / n).stat().st_size > 1000
     assert (out / "build" / "lab03_executed.ipynb").exists()
     # the committed full results were not touched
-    assert snapshot([COMMITTED] + [paths.FIGURES_DIR / n for n in results.FIGURE_NAMES]) == committed_before
+    assert snapshot([COMMITTED] + [M3.figures_dir / n for n in results.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
-    if results.lab_source_sha256() == p["lab_source_sha256"]:
+    if results.lab_source_sha256(M3) == p["lab_source_sha256"]:
         r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and "up to date" in r.stdout, r.stdout[-2000:]
 
@@ -444,7 +445,7 @@ def assert_no_scratch_left(project: Path) -> None:
     """Only the site and the pre-render's output (_variables.yml, modules/*/_generated/) are left:
     no scratch folder, and the pre-render wrote into the project rendered, not into this checkout."""
     assert sorted(p.name for p in project.iterdir()) == ["_site", "_variables.yml", "modules"]
-    assert (project / paths.GENERATED / "_results-table.md").exists()
+    assert (project / M3.generated / "_results-table.md").exists()
 
 
 def test_render_swaps_in_the_new_site(project, tmp_path):
@@ -490,12 +491,12 @@ def toy_notebook(*cells):
 def test_execute_sets_the_lab_environment_and_keeps_the_notebook(tmp_path, capsys):
     nb = toy_notebook(
         'import os, json\nprint("hello from the lab")',
-        'json.dump({k: os.environ.get(k) for k in ("LAB3_SETTINGS", "LAB3_DEVICE", "LAB3_CORPUS")} | '
-        '{"cwd": os.getcwd()}, open(os.environ["LAB3_RESULTS"], "w"))')
+        'json.dump({k: os.environ.get(k) for k in ("LAB_SETTINGS", "LAB_DEVICE", "LAB_CORPUS")} | '
+        '{"cwd": os.getcwd()}, open(os.environ["LAB_RESULTS"], "w"))')
     paths = build.Destination("quick", str(tmp_path / "out"))
     out = build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
     got = json.loads(out.read_text())
-    assert got == {"LAB3_SETTINGS": "quick", "LAB3_DEVICE": "cpu", "LAB3_CORPUS": str(tmp_path / "corpus.txt"),
+    assert got == {"LAB_SETTINGS": "quick", "LAB_DEVICE": "cpu", "LAB_CORPUS": str(tmp_path / "corpus.txt"),
                    "cwd": str(paths.work)}
     assert "  | hello from the lab" in capsys.readouterr().out
     assert (paths.work / "lab03_executed.ipynb").exists()

@@ -22,9 +22,12 @@ import pytest
 import yaml
 
 from scripts import paths
-from scripts.paths import FIXTURE, GENERATED as GENERATED_REL, MODULE_DIR, ROOT
+from scripts.paths import ROOT
+from tests.support import M3
 
-MODULE = ROOT / MODULE_DIR
+MODULE = M3.dir
+FIXTURE = M3.fixture
+GENERATED_REL = M3.generated
 MODULE_PAGE = MODULE / "index.qmd"
 PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", ROOT / "glossary.qmd", MODULE / "slides.qmd"]  # slides: the deck
 
@@ -223,7 +226,7 @@ def test_the_committed_page_files_are_what_the_committed_data_gives():
 
 
 def test_check_names_a_stale_or_left_over_page_file(tmp_path):
-    run_site_data(tmp_path, paths.DATA_PATH)
+    run_site_data(tmp_path, M3.results)
     assert site_data("--check", "--out-root", str(tmp_path)).returncode == 0
     table = tmp_path / GENERATED_REL / "_results-table.md"
     table.write_text(table.read_text(encoding="utf-8").replace("|", "¦", 1), encoding="utf-8")
@@ -476,7 +479,7 @@ def test_includes_and_listings(gen):
 
     for name in ["rnn_cell_step", "lstm_cell_step", "sample_with_temperature"]:
         listing = (out / GENERATED_REL / f"_code-{name.replace('_', '-')}.md").read_text(encoding="utf-8")
-        assert listing == f"```python\n{lab_source.function_source(name).rstrip()}\n```\n", name
+        assert listing == f"```python\n{lab_source.function_source(name, M3).rstrip()}\n```\n", name
         assert f"def {name}(" not in text, f"{name} is retyped in the page"
 
 
@@ -512,7 +515,7 @@ def test_the_results_table_shows_each_label_once(gen):
 
 def test_the_fixture_labels_are_as_long_as_the_real_ones():
     """Short fixture labels hid a suffix appended twice; the fixture mirrors the lab's label format."""
-    real = json.loads(paths.DATA_PATH.read_text(encoding="utf-8"))["models"]
+    real = json.loads(M3.results.read_text(encoding="utf-8"))["models"]
     fixture = fixture_data()["models"]
     for key in ["bigram", "trigram", "best_ngram", "rnn", "lstm"]:
         strip = lambda s: re.sub(r"\d[\d,.]*", "#", s)  # noqa: E731  (the numbers may differ, not the words)
@@ -595,7 +598,7 @@ NOT_MEASURED = ["a character perplexity of 4.5 corresponds"]
 def test_no_measured_number_is_typed_into_a_page(gen, tmp_path):
     _, variables = gen
     values = measured_strings(variables) | set(SPEC_MEASURED)
-    real = ROOT / "data" / "baselines.json"
+    real = M3.results
     if real.exists():
         with_real = run_site_data(tmp_path / "site-real", real)
         values |= measured_strings(with_real)

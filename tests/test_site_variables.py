@@ -11,13 +11,14 @@ import pytest
 import yaml
 
 from scripts import paths, site_data
+from tests.support import M3
 
 COURSE = {"github": "org/repo", "branch": "main", "notebook": "lab/x.ipynb"}
 
 
 @pytest.fixture
 def data() -> dict:
-    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
     m = d["models"]
     m["rnn"].update(test_nats=1.69594, perplexity=5.45155, bpc=2.44672, parameters=103041, training_steps=1000)
     m["lstm"].update(test_nats=1.6114, perplexity=5.0098, parameters=350593, training_steps=2000)
@@ -177,14 +178,14 @@ def test_site_files_hold_the_variables_and_every_partial(data):
 
 
 def test_check_names_missing_changed_and_left_over_files(tmp_path):
-    files = {Path("_variables.yml"): "a: 1\n", paths.GENERATED / "_one.md": "one\n"}
-    assert site_data.out_of_date(files, tmp_path) == ["_variables.yml", str(paths.GENERATED / "_one.md")]
+    files = {Path("_variables.yml"): "a: 1\n", M3.generated / "_one.md": "one\n"}
+    assert site_data.out_of_date(files, tmp_path) == ["_variables.yml", str(M3.generated / "_one.md")]
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
     assert site_data.out_of_date(files, tmp_path) == []
     (tmp_path / "_variables.yml").write_text("a: 2\n", encoding="utf-8")
-    (tmp_path / paths.GENERATED / "_old.md").write_text("old\n", encoding="utf-8")
-    assert site_data.leftovers(files, tmp_path) == [paths.GENERATED / "_old.md"]
+    (tmp_path / M3.generated / "_old.md").write_text("old\n", encoding="utf-8")
+    assert site_data.leftovers(files, tmp_path) == [M3.generated / "_old.md"]
     assert site_data.out_of_date(files, tmp_path) == [
-        "_variables.yml", f"{paths.GENERATED / '_old.md'} (no longer written)"]
+        "_variables.yml", f"{M3.generated / '_old.md'} (no longer written)"]
