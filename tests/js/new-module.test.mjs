@@ -11,9 +11,11 @@ import {join, resolve, dirname} from "node:path";
 import {fileURLToPath} from "node:url";
 import {hasChromium, onPath, openOffline, offlinePage, serve} from "./browser.mjs";
 import {assertNoProblems} from "./page-checks.mjs";
+import {modules} from "./course.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const NEW_ID = "09-template-check";
+const EXISTING = modules().map((m) => m.id);    // the course's modules before make module
 const run = (cmd, args, cwd) => execFileSync(cmd, args, {cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"]});
 
 function copyProject() {
@@ -54,7 +56,7 @@ test("make module writes, builds and renders a second module; nothing else chang
   if (!onPath("quarto")) return t.skip("quarto is not on PATH: the render of the two-module course is not checked");
   run("quarto", ["render"], project);
   const home = readFileSync(join(project, "_site", "index.html"), "utf8");
-  for (const id of ["03-sequence-models", NEW_ID]) assert.match(home, new RegExp(`modules/${id}/index.html`), `home lists ${id}`);
+  for (const id of [...EXISTING, NEW_ID]) assert.match(home, new RegExp(`modules/${id}/index.html`), `home lists ${id}`);
   if (!hasChromium()) return t.skip("no Chromium: the pages are not opened");
 
   const site = await serve(join(project, "_site"));
@@ -62,7 +64,7 @@ test("make module writes, builds and renders a second module; nothing else chang
   try {
     await page.goto(`${site.origin}/index.html`, {waitUntil: "load"});
     assertNoProblems(problems);
-    for (const id of ["03-sequence-models", NEW_ID]) {
+    for (const id of [...EXISTING, NEW_ID]) {
       for (const doc of ["index.html", "slides.html"]) {
         const fresh = await offlinePage(browser, site.origin);
         await fresh.page.goto(`${site.origin}/modules/${id}/${doc}`, {waitUntil: "load"});
