@@ -130,7 +130,7 @@ def test_claims_hold_on_committed_results():
 
 def test_committed_figures_are_drawn_from_the_committed_data():
     d = committed_or_skip()
-    svgs = {n: (M3.figures_dir / n).read_text(encoding="utf-8") for n in results.FIGURE_NAMES}
+    svgs = {n: (M3.figures_dir / n).read_text(encoding="utf-8") for n in M3.build.plots.FIGURE_NAMES}
     for svg in svgs.values():
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     g, c = d["gradient_by_distance"], d["clipping_demo"]
@@ -177,11 +177,11 @@ def test_lab1_values_are_read_from_the_lab_source(tmp_path):
     lab = tmp_path / "lab.py"
     lab.write_text('# %% tags=["def"]\nx = 1\nLAB1_TEST_NATS = {"uniform": 4.0, "bigram": 2.5}\n'
                    'def f():\n    LAB1_TEST_NATS = None\n', encoding="utf-8")
-    assert lab_source.lab_constant("LAB1_TEST_NATS", lab, M3) == {"uniform": 4.0, "bigram": 2.5}
+    assert lab_source.lab_constant("LAB1_TEST_NATS", lab) == {"uniform": 4.0, "bigram": 2.5}
     empty = tmp_path / "empty.py"
     empty.write_text("LAB1_TEST_NATS_OLD = {}\n", encoding="utf-8")
     with pytest.raises(KeyError, match="LAB1_TEST_NATS"):
-        lab_source.lab_constant("LAB1_TEST_NATS", empty, M3)
+        lab_source.lab_constant("LAB1_TEST_NATS", empty)
     in_lab = lab_source.lab_constant("LAB1_TEST_NATS", M3)
     assert M3.build.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
     assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.build.claims.CLAIMS[0].statement
@@ -189,14 +189,14 @@ def test_lab1_values_are_read_from_the_lab_source(tmp_path):
 
 def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built, capsys):
     out, lab = built
-    before = snapshot(build.Destination("full", str(out)).outputs())
+    before = snapshot(build.Destination(M3, "full", str(out)).outputs())
     d = json.loads(lab.read_text())
     d["clipping_demo"]["unclipped"]["final_loss"] = 3.9
     lab.write_text(json.dumps(d))
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 1
     text = capsys.readouterr().out
     assert "claims that no longer hold: unclipped_sgd_worse_than_uniform" in text
-    assert snapshot(build.Destination("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination(M3, "full", str(out)).outputs()) == before
 
 
 def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, capsys):
@@ -228,12 +228,12 @@ def test_build_adds_provenance(built):
 
 def test_unchanged_rebuild_does_not_rerun(built, capsys, monkeypatch):
     out, _ = built
-    before = snapshot(build.Destination("full", str(out)).outputs())
+    before = snapshot(build.Destination(M3, "full", str(out)).outputs())
     monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("the lab was re-run"))
     assert build.main(["--settings", "full", "--out", str(out)]) == 0
     assert "up to date" in capsys.readouterr().out
     assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 0
-    assert snapshot(build.Destination("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination(M3, "full", str(out)).outputs()) == before
 
 
 def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
@@ -242,15 +242,15 @@ def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
     recorded = results.load_results(M3, data)["provenance"]["lab_source_sha256"]
     assert results.staleness(M3, data, "full", out / "figures" / M3.id).fresh
     changed = hashlib.sha256(b"an edited lab").hexdigest()
-    monkeypatch.setattr(results, "lab_source_sha256", lambda: changed)
+    monkeypatch.setattr(results, "lab_source_sha256", lambda module: changed)
     s = results.staleness(M3, data, "full", out / "figures" / M3.id)
     assert s.state == "stale" and recorded in s.message and changed in s.message
     # --no-run refuses, naming both hashes, and touches nothing
-    before = snapshot(build.Destination("full", str(out)).outputs())
+    before = snapshot(build.Destination(M3, "full", str(out)).outputs())
     assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 2
     text = capsys.readouterr().out
     assert "stale" in text and recorded in text and changed in text
-    assert snapshot(build.Destination("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination(M3, "full", str(out)).outputs()) == before
     # and a plain build would run the lab
     called = []
     monkeypatch.setattr(build, "execute", lambda *a, **k: called.append(1) or pytest.skip("ok"))
@@ -269,7 +269,8 @@ def test_staleness_with_real_lab_source_copy(built, tmp_path, monkeypatch):
         pytest.skip("the lab source is not there yet")
     copy_ = tmp_path / "lab03_sequence_models.py"
     copy_.write_bytes(M3.lab_source.read_bytes() + b"\n# an edit\n")
-    monkeypatch.setattr(paths, "LAB_SOURCE", copy_)      # the one definition: results and lab_source follow
+    # the module is the one definition of its lab source: results and lab_source follow
+    monkeypatch.setattr(type(M3), "lab_source", property(lambda self: copy_))
     s = results.staleness(M3, out / "data" / M3.id / "results.json", "full", out / "figures" / M3.id)
     assert s.state == "stale" and s.current_sha256 == hashlib.sha256(copy_.read_bytes()).hexdigest()
 
@@ -282,7 +283,7 @@ def test_other_settings_are_not_up_to_date(built):
 
 def test_missing_figure_is_redrawn_without_running_the_lab(built, monkeypatch):
     out, _ = built
-    fig = out / "figures" / "clipping-demo.svg"
+    fig = out / "figures" / M3.id / "clipping-demo.svg"
     old = fig.read_bytes()
     fig.unlink()
     monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("the lab was re-run"))
@@ -295,7 +296,7 @@ def test_missing_figure_is_redrawn_without_running_the_lab(built, monkeypatch):
 # --------------------------------------------------------------------------------------------
 def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkeypatch):
     out, lab = built
-    outputs = build.Destination("full", str(out)).outputs()
+    outputs = build.Destination(M3, "full", str(out)).outputs()
     before = snapshot(outputs)
     d = json.loads(lab.read_text())
     d["models"]["lstm"]["training_steps"] = 2001          # a different measurement ...
@@ -304,7 +305,7 @@ def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkey
     def boom(data):
         raise RuntimeError("simulated crash while drawing")
 
-    monkeypatch.setattr(plot_results, "draw_all", boom)  # ... and a crash half-way
+    monkeypatch.setattr(M3.build.plots, "draw_all", boom)  # ... and a crash half-way
     with pytest.raises(RuntimeError, match="simulated crash"):
         build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
     assert snapshot(outputs) == before
@@ -313,7 +314,7 @@ def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkey
 
 def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
     out, lab = built
-    outputs = build.Destination("full", str(out)).outputs()
+    outputs = build.Destination(M3, "full", str(out)).outputs()
     before = snapshot(outputs)
     d = json.loads(lab.read_text())
     d["models"]["lstm"]["training_steps"] = 2001
@@ -349,9 +350,9 @@ def test_atomic_write_all_or_nothing(tmp_path):
 
 
 def test_quick_never_targets_the_committed_files(capsys):
-    p = build.Destination("quick", None)
+    p = build.Destination(M3, "quick", None)
     assert p.data == ROOT / "build" / "quick" / "data" / M3.id / "results.json"
-    assert p.figures == ROOT / "build" / "quick" / "figures"
+    assert p.figures == ROOT / "build" / "quick" / "figures" / M3.id
     assert build.main(["--settings", "quick", "--out", str(ROOT), "--no-run"]) == 2
     assert "must not write the committed" in capsys.readouterr().out
 
@@ -363,7 +364,7 @@ def test_figures_are_labelled_svg():
     d = fixture()
     d["clipping_demo"]["unclipped"]["loss"][-3:] = [None, None, None]   # a diverged run draws too
     figs = M3.build.plots.draw_all(d)
-    assert set(figs) == set(results.FIGURE_NAMES)
+    assert set(figs) == set(M3.build.plots.FIGURE_NAMES)
     g = figs["gradient-by-distance.svg"].decode()
     assert "LSTM, ‖∂L/∂(hₛ, cₛ)‖" in g and "RNN, ‖∂L/∂hₛ‖" in g and "distance" in g and "float64" in g
     r = figs["gradient-rnn.svg"].decode()
@@ -383,7 +384,7 @@ def test_quick_build_end_to_end(tmp_path):
         pytest.skip("the lab source is not there yet")
     if not CORPUS.exists():
         pytest.skip(f"corpus not found at {CORPUS} (set LAB_CORPUS)")
-    committed_before = snapshot([COMMITTED] + [M3.figures_dir / n for n in results.FIGURE_NAMES])
+    committed_before = snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES])
     sha_before = results.lab_source_sha256(M3)
     out = tmp_path / "quick"
     cmd = [sys.executable, "-m", "scripts.build", "--settings", "quick", "--out", str(out),
@@ -399,11 +400,11 @@ def test_quick_build_end_to_end(tmp_path):
     assert {"notebook", "lab", "claims", "figures"} <= set(p["duration_s"])
     assert len(d["claims"]) == len(M3.build.claims.CLAIMS)
     assert not claims.failed(claims.evaluate(M3, d)[:1]), "the n-gram rows must match Lab 1 at any settings"
-    for n in results.FIGURE_NAMES:
+    for n in M3.build.plots.FIGURE_NAMES:
         assert (out / "figures" / n).stat().st_size > 1000
-    assert (out / "build" / "lab03_executed.ipynb").exists()
+    assert (out / "build" / "executed.ipynb").exists()
     # the committed full results were not touched
-    assert snapshot([COMMITTED] + [M3.figures_dir / n for n in results.FIGURE_NAMES]) == committed_before
+    assert snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
     if results.lab_source_sha256(M3) == p["lab_source_sha256"]:
         r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
@@ -437,25 +438,22 @@ def project(tmp_path, monkeypatch):
     (proj / "_site").mkdir(parents=True)
     (proj / "_site" / "index.html").write_text("old site")
     monkeypatch.setattr(render_site, "PROJECT", proj)
-    monkeypatch.setattr(results, "staleness", lambda *a, **k: results.Status("fresh", "fresh (test)"))
     return proj
 
 
 def assert_no_scratch_left(project: Path) -> None:
-    """Only the site and the pre-render's output (_variables.yml, modules/*/_generated/) are left:
-    no scratch folder, and the pre-render wrote into the project rendered, not into this checkout."""
-    assert sorted(p.name for p in project.iterdir()) == ["_site", "_variables.yml", "modules"]
-    assert (project / M3.generated / "_results-table.md").exists()
+    """Only the site is left: no scratch folder (rendering writes no page data: `make data` does)."""
+    assert sorted(p.name for p in project.iterdir()) == ["_site"]
 
 
 def test_render_swaps_in_the_new_site(project, tmp_path):
-    assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=False)]) == 0
+    assert render_site.main(["--quarto", fake_quarto(tmp_path, fail=False)]) == 0
     assert (project / "_site" / "index.html").read_text() == "new site"
     assert_no_scratch_left(project)
 
 
 def test_failed_render_keeps_the_previous_site(project, tmp_path, capsys):
-    assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=True)]) == 1
+    assert render_site.main(["--quarto", fake_quarto(tmp_path, fail=True)]) == 1
     assert (project / "_site" / "index.html").read_text() == "old site"
     assert_no_scratch_left(project)
     assert "previous _site/ is unchanged" in capsys.readouterr().out
@@ -464,16 +462,8 @@ def test_failed_render_keeps_the_previous_site(project, tmp_path, capsys):
 def test_missing_quarto_says_how_to_install(project, monkeypatch, capsys):
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.delenv("QUARTO", raising=False)
-    assert render_site.main(["--no-run"]) == 3
+    assert render_site.main([]) == 3
     assert "quarto.org/docs/get-started" in capsys.readouterr().out
-
-
-def test_render_refuses_stale_data_with_no_run(monkeypatch, capsys):
-    stale = results.Status("stale", "data/baselines.json is stale", "a" * 64, "b" * 64)
-    monkeypatch.setattr(results, "staleness", lambda *a, **k: stale)
-    assert render_site.main(["--no-run", "--quarto", "/bin/false"]) == 2
-    out = capsys.readouterr().out
-    assert "a" * 64 in out and "b" * 64 in out
 
 
 # --------------------------------------------------------------------------------------------
@@ -493,34 +483,34 @@ def test_execute_sets_the_lab_environment_and_keeps_the_notebook(tmp_path, capsy
         'import os, json\nprint("hello from the lab")',
         'json.dump({k: os.environ.get(k) for k in ("LAB_SETTINGS", "LAB_DEVICE", "LAB_CORPUS")} | '
         '{"cwd": os.getcwd()}, open(os.environ["LAB_RESULTS"], "w"))')
-    paths = build.Destination("quick", str(tmp_path / "out"))
+    paths = build.Destination(M3, "quick", str(tmp_path / "out"))
     out = build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
     got = json.loads(out.read_text())
     assert got == {"LAB_SETTINGS": "quick", "LAB_DEVICE": "cpu", "LAB_CORPUS": str(tmp_path / "corpus.txt"),
                    "cwd": str(paths.work)}
     assert "  | hello from the lab" in capsys.readouterr().out
-    assert (paths.work / "lab03_executed.ipynb").exists()
+    assert (paths.work / "executed.ipynb").exists()
 
 
 def test_failing_cell_is_named_with_its_source_and_error(tmp_path):
     import nbformat
 
     nb = toy_notebook("x = 1", "def f():\n    raise ValueError('the checkpoint failed')\nf()", "print('never')")
-    paths = build.Destination("quick", str(tmp_path / "out"))
+    paths = build.Destination(M3, "quick", str(tmp_path / "out"))
     with pytest.raises(build.BuildError) as e:
         build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
     msg = str(e.value)
     assert "code cell 2 of 3 (notebook cell index 2)" in msg
     assert "| def f():" in msg and "ValueError: the checkpoint failed" in msg
     assert "\x1b[" not in msg                                  # no terminal colors
-    executed = nbformat.read(paths.work / "lab03_executed.ipynb", 4)
+    executed = nbformat.read(paths.work / "executed.ipynb", 4)
     assert executed.cells[2].outputs[-1]["ename"] == "ValueError"
-    assert str(paths.work / "lab03_executed.ipynb") in msg
+    assert str(paths.work / "executed.ipynb") in msg
 
 
 def test_second_concurrent_build_is_refused(built, capsys):
     out, lab = built
-    held = build.acquire_lock(build.Destination("full", str(out)))
+    held = build.acquire_lock(build.Destination(M3, "full", str(out)))
     try:
         assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 2
         assert "another build is running" in capsys.readouterr().out

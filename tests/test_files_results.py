@@ -77,11 +77,11 @@ def results_file(tmp_path, settings="full"):
 def test_every_state_reports_both_hashes_and_what_it_means(tmp_path):
     path, figures = results_file(tmp_path), tmp_path / "figures"
     figures.mkdir()
-    (figures / results.FIGURE_NAMES[0]).write_text("<svg/>")
+    (figures / M3.build.plots.FIGURE_NAMES[0]).write_text("<svg/>")
     s = results.staleness(M3, path, "full", figures, current_sha256=SHA)
     assert (s.state, s.recorded_sha256, s.current_sha256) == ("figures", SHA, SHA)
-    assert s.message.endswith("is up to date but figures are missing: " + ", ".join(results.FIGURE_NAMES[1:]))
-    for name in results.FIGURE_NAMES[1:]:
+    assert s.message.endswith("is up to date but figures are missing: " + ", ".join(M3.build.plots.FIGURE_NAMES[1:]))
+    for name in M3.build.plots.FIGURE_NAMES[1:]:
         (figures / name).write_text("<svg/>")
     s = results.staleness(M3, path, "full", figures, current_sha256=SHA)
     assert (s.state, s.recorded_sha256, s.current_sha256) == ("fresh", SHA, SHA)

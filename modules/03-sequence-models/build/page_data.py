@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 
+from scripts import paths
 from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_ratio_times, fmt_sci,
                                 fmt_short)
 from scripts.site_data import provenance_line
 
 from . import MODULE
 
+WORKED_FILE = paths.rel(MODULE.worked_examples)     # named in the worked tables' captions
 MODEL_ORDER = ("uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm")
 # what site_data checks in data/<id>/worked_examples.json before formatting it
 WORKED_SHAPE = {"one_unit_rnn": ("cases", ("w", "h", "distance", "factor")),
@@ -164,7 +166,7 @@ def worked_rnn_table(worked: dict) -> str:
         *(one_unit_row(case) for case in worked["one_unit_rnn"]["cases"]),
         "",
         ": One hidden unit, three cases (the one-step factor is computed by autograd through the lab's "
-        "`rnn_cell_step`, in `data/worked_examples.json`).",
+        "`rnn_cell_step`, in `" + WORKED_FILE + "`).",
         "",
     ])
 
@@ -183,7 +185,7 @@ def worked_temperature_table(worked: dict) -> str:
         lines.append(f"| {fmt_short(tau)} | $({scaled})$ | $({probs})$ | $({drawn})$ |")
     logits = ", ".join(fmt_short(x) for x in z)
     lines += ["", f": Logits $z_t = ({logits})$ at three temperatures (@eq-temperature), and what the lab's sampler "
-              "draws (`data/worked_examples.json`).", ""]
+              "draws (`" + WORKED_FILE + "`).", ""]
     return "\n".join(lines)
 
 
