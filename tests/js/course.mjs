@@ -21,6 +21,20 @@ export const COURSE = join(ROOT, "_extensions", "course");
 export const DEMO_SETUP = join(COURSE, "demo-setup.qmd");
 export const DEMO_CSS = join(COURSE, "demo.css");
 export const FORMATTING = join(COURSE, "formatting.js");
+// the module template (`make module`, scripts/new_module.py): its module/ folder becomes modules/<id>/
+export const TEMPLATE_MODULE = join(ROOT, "scripts", "module_template", "module");
+
+/**
+ * Where a file will be in the project's layout: itself, or for a file of the module template the
+ * place it takes in modules/<id>/ (a page there resolves its relative URLs against that folder).
+ * `back` maps such a place back into the template.
+ */
+export function placeOf(file, id = "00-template") {
+  const r = relative(TEMPLATE_MODULE, resolve(file));
+  if (r.startsWith("..") || r.startsWith(sep)) return {place: resolve(file), back: (p) => p};
+  const dir = join(MODULES, id);
+  return {place: join(dir, r), back: (p) => (relative(dir, p).startsWith("..") ? p : join(TEMPLATE_MODULE, relative(dir, p)))};
+}
 const MODULE_ID = /^\d\d-[a-z0-9]+(?:-[a-z0-9]+)*$/;     // "03-sequence-models", as scripts/course.py
 const REQUIRED = ["id", "number", "title", "summary", "schedule", "lab"];
 

@@ -12,7 +12,7 @@ import {join, dirname} from "node:path";
 import parser from "@observablehq/parser"; // 4.5.0, the version Quarto bundles (CommonJS main)
 const {parseModule} = parser;
 import {qmdFiles, rel, isPartial, expandIncludes, ojsBlocks, ROOT} from "./qmd-files.mjs";
-import {modules} from "./course.mjs";
+import {modules, placeOf} from "./course.mjs";
 
 // Built-ins of the Observable standard library that are fetched from a CDN when first used.
 const CDN_BUILTINS = new Set(["d3", "Plot", "Inputs", "htl", "md", "tex", "dot", "mermaid", "_", "aq", "Arrow",
@@ -69,7 +69,9 @@ for (const file of files.filter((f) => !isPartial(f))) {
       const m = /^new URL\(\s*"([^"]+)"\s*,\s*document\.baseURI\s*\)\.href$/.exec(arg.trim());
       assert.ok(m, `line ${line}: import(${arg}) must be import(new URL("<path>", document.baseURI).href) ` +
         "(a bare relative import() resolves against the OJS runtime's folder, site_libs/quarto-ojs/)");
-      const target = join(dirname(file), m[1]);
+      // against the page's folder; a template page's folder is the one `make module` puts it in
+      const {place, back} = placeOf(file);
+      const target = back(join(dirname(place), m[1]));
       // vendor/ is written by scripts/vendor_js.py (gitignored); everything else must exist now
       if (m[1].includes("vendor/")) assert.equal(target, join(ROOT, "vendor", "observable-libs.js"), `line ${line}: ${m[1]}`);
       else assert.ok(existsSync(target), `line ${line}: ${m[1]} does not exist next to ${rel(file)}`);
