@@ -16,7 +16,7 @@ files follow one template, so that every path below comes from the id alone:
 
     from scripts import course
     for module in course.modules(): ...
-    m = course.module("03-sequence-models"); m.lab_source, m.results, m.build.claims
+    m = course.module(ID); m.lab_source, m.results, m.build.claims
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ import yaml
 
 from scripts import paths
 
-MODULE_ID = re.compile(r"^\d\d-[a-z0-9]+(?:-[a-z0-9]+)*$")     # "03-sequence-models"
+MODULE_ID = re.compile(r"^\d\d-[a-z0-9]+(?:-[a-z0-9]+)*$")     # "NN-words": the number, then the name
 REQUIRED = ("id", "number", "title", "summary", "schedule", "lab")
 SCHEDULE_KEYS = ("day", "briefing_start", "lab_start", "briefing_minutes", "lab_minutes")
 

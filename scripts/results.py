@@ -3,7 +3,7 @@
 Shared by the build (scripts/build.py), the site's pre-render (scripts/site_data.py) and the tests.
 
     from scripts import course, results
-    m = course.module("03-sequence-models")
+    m = course.module(ID)
     data = results.load_results(m)         # validated against data/<id>/results.schema.json
     status = results.staleness(m)          # Status(fresh=..., state=..., message=...)
 
