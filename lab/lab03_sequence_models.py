@@ -1148,7 +1148,10 @@ results["lstm"] = dict(label=f"LSTM, d_h = {D_HIDDEN}, {S.lstm_steps:,} training
 # weights unrolled by **your** `lstm_cell_step`. The state at step $s$ is the pair $(h_s, c_s)$; we
 # measure the norm of the gradient with respect to both, $\lVert \partial \mathcal{L}_T / \partial (h_s, c_s) \rVert$,
 # again in float64. The cell also prints the forget-gate statistics: the mean, and the share of gate
-# entries above 0.9 and 0.99, the units on which the direct path of Equation 11 barely decays.
+# entries above 0.9 and 0.99, the units on which the direct path of Equation 11 barely decays. Along
+# that path a unit's gradient is multiplied by the product of its own gates, one per step, so the cell
+# then measures that product over the last 50 steps of each chunk, for every unit, and how much of the
+# gradient at the last position the direct path alone carries 50 steps back.
 #
 # **Predict first.** Where will the LSTM's curve lie against the RNN's, 50 characters back?
 
@@ -1183,6 +1186,29 @@ def histogram(values, edges):
     return {"edges": [float(e) for e in edges], "counts": [int(n) for n in counts]}
 
 
+def direct_path_products(gates, distance=50):
+    """Equation 11 measured: along the direct path, d c_T / d c_(T - distance) multiplies each unit's gradient by
+    the product of that unit's forget gates over the last `distance` steps. gates: (T, chunks, d_h), as
+    lstm_grad_by_distance returns them; returns the product per chunk and unit, (chunks, d_h), in float64."""
+    return gates[-distance:].double().prod(dim=0)
+
+
+def direct_path_stats(products, grads, distance=50):
+    """The distribution of the direct-path products over chunks and units, and how much of the gradient at the
+    last position the direct path alone carries `distance` steps back: the norm of dL/dc_T times each unit's
+    product, as a share of the norm of dL/d(h_T, c_T) (means over chunks, as norm_by_distance takes them)."""
+    p = products.double().numpy().ravel()
+    d_h = products.shape[1]
+    at_0 = grads[:, 0].double()                                     # dL_T / d(h_T, c_T): h's entries, then c's
+    last = at_0.norm(dim=1).mean()
+    carried = (at_0[:, d_h:] * products.double()).norm(dim=1).mean()
+    return {"distance": distance, "median": float(np.median(p)), "mean": float(p.mean()), "max": float(p.max()),
+            "share_above_0.01": float((p > 0.01).mean()), "share_above_0.1": float((p > 0.1).mean()),
+            "share_above_0.5": float((p > 0.5).mean()),
+            "cell_share_at_0": float(at_0[:, d_h:].norm(dim=1).mean() / last),
+            "carried_fall": float(carried / last)}
+
+
 # forget-gate bins: 0.01 wide up to 0.99, 0.001 up to 0.999, then 0.0001: the mass near 1 is what matters
 FORGET_EDGES = np.round(np.concatenate([np.arange(0, 99) / 100, 0.99 + np.arange(0, 9) / 1000,
                                         0.999 + np.arange(0, 11) / 10000]), 4)
@@ -1195,12 +1221,20 @@ with timed("gradients_lstm"):
 forget_stats = {"mean": float(forget.mean()), "share_above_0.9": float((forget > 0.9).float().mean()),
                 "share_above_0.99": float((forget > 0.99).float().mean()),
                 "histogram": histogram(forget.flatten(), FORGET_EDGES)}
+direct_path = direct_path_stats(direct_path_products(forget, 50), lstm_grads, 50)
 ratio_50 = float(lstm_grad[50] / rnn_grad[50]) if rnn_grad[50] > 0 else None
 print(f"forget gates: mean {forget_stats['mean']:.3f}, above 0.9: {forget_stats['share_above_0.9']:.1%}, "
       f"above 0.99: {forget_stats['share_above_0.99']:.1%}")
-print(f"a gate of {forget_stats['mean']:.2f} on every step keeps {forget_stats['mean'] ** 50:.1e} of the direct "
-      f"path after 50 steps, a gate of 0.99 keeps {0.99 ** 50:.2f}; the LSTM's measured gradient falls by "
-      f"{lstm_grad[50] / lstm_grad[0]:.1e} over those 50 steps")
+print(f"a gate of {forget_stats['mean']:.3f} on every step keeps {forget_stats['mean'] ** 50:.1e} of the direct "
+      f"path after 50 steps, a gate of 0.99 keeps {0.99 ** 50:.2f}; the LSTM's measured gradient falls to "
+      f"{lstm_grad[50] / lstm_grad[0]:.1e} of its value over those 50 steps")
+print(f"the product of each unit's own forget gates over the last 50 steps (Equation 11's direct path), over "
+      f"{direct_path_products(forget, 50).numel():,} units x chunks: median {direct_path['median']:.1e}, "
+      f"above 0.5: {direct_path['share_above_0.5']:.1%}, above 0.1: {direct_path['share_above_0.1']:.1%}, "
+      f"above 0.01: {direct_path['share_above_0.01']:.1%}")
+print(f"the direct path alone carries {direct_path['carried_fall']:.1e} of the gradient at the last position 50 "
+      f"steps back (the cell state holds {direct_path['cell_share_at_0']:.1e} of it there); measured: "
+      f"{lstm_grad[50] / lstm_grad[0]:.1e}")
 print(f"at distance 50: LSTM {lstm_grad[50]:.3e}, RNN {rnn_grad[50]:.3e}, ratio "
       + (f"{ratio_50:.3g}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
 plot_grad_curves({"RNN, ||∂L_T/∂h_s||": rnn_grad, "LSTM, ||∂L_T/∂(h_s, c_s)||": lstm_grad},
@@ -1369,7 +1403,7 @@ lab_results = {
         "rnn_spectral_norm_W": spectral_W, "rnn_first_all_zero_distance": rnn_all_zero,
         "rnn_naive_norm_zero_distance": rnn_naive_zero, "rnn_factor_per_character": rnn_factor,
         "lstm_rnn_ratio_at_50": ratio_50,
-        "forget_gate": forget_stats,
+        "forget_gate": forget_stats, "direct_path": direct_path,
     },
     "clipping_demo": {
         "steps": S.sgd_steps, "lr": S.sgd_lr, "kappa": S.clip_kappa, "optimizer": "SGD",

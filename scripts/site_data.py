@@ -34,7 +34,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts import lab_source, paths, results
+from scripts import claims, lab_source, paths, results
 from scripts.files import write_if_changed
 from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_ratio_times, fmt_sci,
                                 fmt_short)
@@ -137,7 +137,7 @@ def gradient_variables(g: dict) -> dict:
         "chunk_length": str(g["chunk_length"]),
         "spectral_W": fmt_fixed(g["rnn_spectral_norm_W"], 1),
         "ratio_at_50": fmt_sci(ratio) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
-        "forget_mean": fmt_fixed(fg["mean"], 2),
+        "forget_mean": fmt_fixed(fg["mean"], 3),      # three decimals: its 50th power depends on the third
         "forget_share_09": fmt_percent(fg["share_above_0.9"]),
         "forget_share_099": fmt_percent(fg["share_above_0.99"]),
     }
@@ -145,12 +145,43 @@ def gradient_variables(g: dict) -> dict:
     out["first_all_zero"] = distance_or_never(g["rnn_first_all_zero_distance"])
     out["naive_norm_zero"] = distance_or_never(g["rnn_naive_norm_zero_distance"])
     out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
-    # the LSTM box: what the mean gate (as shown) would predict over 50 steps, against the measured fall
-    out["forget_mean_pow_50"] = fmt_sci(float(out["forget_mean"]) ** 50)
-    if 50 in g["distance"]:
-        at = g["distance"].index(50)
-        out["lstm_fall_50"] = fmt_sci(g["lstm_grad_norm"][at] / g["lstm_grad_norm"][g["distance"].index(0)])
+    # the LSTM box: what a constant gate at the mean would keep over 50 steps, against the measured fall; both
+    # from the unrounded data, to two figures, as the notebook prints them (9.3e-08 there, 9.3 × 10⁻⁸ here)
+    if not {0, 50} <= set(g["distance"]):
+        raise SiteDataError("gradient_by_distance lacks distance 0 or 50, which the LSTM box compares")
+    out["forget_mean_pow_50"] = fmt_sci(fg["mean"] ** 50, 2)
+    out["lstm_fall_50"] = fmt_sci(claims.lstm_fall(g, 50), 2)
+    out.update(direct_path_variables(g))
     return out
+
+
+# the LSTM box's last sentence, by what the direct path alone carries against the measured fall
+# (claims.direct_path_comparison decides; the claim direct_path_compared_with_measured_fall states it)
+DIRECT_PATH_VERDICT = {
+    "same": "about the same size, so the direct path alone can account for what reaches 50 characters back.",
+    "less": ("far less, so most of what reaches 50 characters back comes along the cell's other paths, through "
+             "the hidden state and the gates, which the direct path leaves out."),
+    "more": ("more than was measured, so the cell's other paths, through the hidden state and the gates, "
+             "partly cancel what the direct path carries."),
+}
+
+
+def fmt_product(x: float) -> str:
+    """A product of gates: two decimals from 0.01 up (0.21), two figures times a power of ten below (3.1 × 10⁻⁴)."""
+    return fmt_fixed(x, 2) if x >= 0.01 else fmt_sci(x, 2)
+
+
+def direct_path_variables(g: dict) -> dict:
+    dp = g["direct_path"]
+    return {
+        "direct_distance": str(dp["distance"]),
+        "direct_median": fmt_product(dp["median"]),
+        "direct_share_05": fmt_percent(dp["share_above_0.5"]),
+        "direct_share_01": fmt_percent(dp["share_above_0.1"]),
+        "direct_share_001": fmt_percent(dp["share_above_0.01"]),
+        "direct_carried": fmt_sci(dp["carried_fall"], 2),
+        "direct_verdict": DIRECT_PATH_VERDICT[claims.direct_path_comparison(g)[0]],
+    }
 
 
 def clipping_variables(c: dict) -> dict:

@@ -200,3 +200,86 @@ def test_lstm_ratio_at_50_needs_the_distance_a_gradient_and_the_recorded_ratio()
     half = {**rnn_zero, "lstm_grad_norm": [0.5] * 60}                            # any LSTM gradient above 0
     assert holds(name, {**d, "gradient_by_distance": half})
     assert not holds(name, {**d, "gradient_by_distance": {**rnn_zero, "lstm_grad_norm": [0.0] * 60}})
+
+
+# --- Equation 11 measured: the direct-path products over 50 steps (issue 17) ----------------------------
+
+def direct_path(**changes) -> dict:
+    """The fixture with the LSTM's fall over 50 characters set to 0.01 and the direct path's record changed."""
+    d = copy.deepcopy(FIXTURE)
+    g = d["gradient_by_distance"]
+    g["lstm_grad_norm"][0], g["lstm_grad_norm"][50] = 0.5, 0.005
+    g["direct_path"].update(changes)
+    return d
+
+
+def test_direct_path_comparison_bands_at_a_factor_of_3():
+    g = direct_path()["gradient_by_distance"]
+    assert claims.lstm_fall(g) == pytest.approx(0.01)
+    for carried, verdict in ((0.03, "same"), (0.0301, "more"), (0.01 / 3, "same"), (0.0033, "less"),
+                             (0.01, "same"), (1e-6, "less")):
+        g["direct_path"]["carried_fall"] = carried
+        assert claims.direct_path_comparison(g)[0] == verdict, carried
+    g["direct_path"]["carried_fall"] = 0.002
+    assert claims.direct_path_comparison(g) == ("less", pytest.approx(0.2))
+    g["lstm_grad_norm"][0] = 0.1                              # the fall is measured from distance 0: 0.05
+    assert claims.direct_path_comparison(g) == ("less", pytest.approx(0.04))
+
+
+def test_direct_path_comparison_needs_two_positive_numbers():
+    name = "direct_path_compared_with_measured_fall"
+    assert holds(name, direct_path(carried_fall=0.004))
+    assert detail(name, direct_path(carried_fall=0.004)).endswith("(ratio 0.4): the box says 'same'")
+    assert not holds(name, direct_path(carried_fall=0.0))
+    d = direct_path()
+    d["gradient_by_distance"]["lstm_grad_norm"][50] = 0.0
+    assert not holds(name, d)
+    d["gradient_by_distance"]["distance"] = list(range(50)) + [99] * (len(d["gradient_by_distance"]["distance"]) - 50)
+    # distance 50 not measured: the claim cannot be evaluated, and fails naming why
+    assert claims.evaluate(d)[[c.name for c in claims.CLAIMS].index(name)]["detail"].startswith("could not be evaluated")
+
+
+def test_some_direct_paths_keep_a_tenth_at_its_edges():
+    name = "some_direct_paths_keep_a_tenth"
+    assert holds(name, direct_path(**{"share_above_0.1": 0.01}))          # "at least 1%"
+    assert not holds(name, direct_path(**{"share_above_0.1": 0.0099}))
+    d = direct_path(**{"share_above_0.1": 0.3})
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 1e-3 ** (1 / 50)    # mean^50 = 0.001: 0.1 is 100 times that
+    assert holds(name, d)
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 1.01e-3 ** (1 / 50)
+    assert not holds(name, d)
+    d = direct_path(**{"share_above_0.1": 0.3}, distance=10)                # the power is the products' distance
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 0.5                  # 0.5^10 = 0.00098; 0.5^50 would pass anyway
+    assert holds(name, d)
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 0.51                 # 0.51^10 = 0.0012
+    assert not holds(name, d)
+
+
+@pytest.mark.parametrize("changes, problem", [
+    ({"distance": 49}, "products over 49 steps, the box speaks of 50"),
+    ({"share_above_0.5": 0.4}, "must not rise"),
+    ({"share_above_0.01": 0.3}, "must not rise"),
+    ({"median": 0.2}, "disagrees with the share above 0.1"),                 # median above 0.1, only 31% are
+    ({"median": 0.6, "share_above_0.01": 0.7}, "disagrees with the share above 0.5"),
+    ({"median": 0.001, "share_above_0.01": 0.6, "share_above_0.1": 0.31}, "disagrees with the share above 0.01"),
+    ({"mean": 0.99}, "above the largest"),
+    ({"median": 0.0001, "max": 0.00005}, "above the largest"),
+    ({"mean": 0.12}, "below half the share above 0.5"),
+    ({"carried_fall": 0.352 * 0.982 * 1.001}, "more than the cell state's share"),
+])
+def test_direct_path_record_must_be_consistent(changes, problem):
+    name = "direct_path_products_recorded_consistently"
+    d = direct_path(**changes)
+    assert not holds(name, d)
+    assert problem in detail(name, d)
+
+
+def test_direct_path_record_consistent_at_its_edges():
+    name = "direct_path_products_recorded_consistently"
+    assert holds(name, direct_path())
+    assert holds(name, direct_path(carried_fall=0.352 * 0.982))             # exactly the bound
+    assert holds(name, direct_path(mean=0.1205))                             # exactly half the share above 0.5
+    assert holds(name, direct_path(**{"median": 0.5, "share_above_0.5": 0.5, "share_above_0.1": 0.5,
+                                      "share_above_0.01": 0.5, "mean": 0.5}))   # the median on a cut, shares 0.5
+    assert holds(name, direct_path(**{"median": 0.51, "share_above_0.5": 0.5, "share_above_0.1": 0.9,
+                                      "share_above_0.01": 0.95, "mean": 0.5}))

@@ -314,6 +314,50 @@ def test_forget_gate_histogram_bins(lab):
     assert counts[0.0] == 2 and counts[0.5] == 1 and counts[0.99] == 1 and counts[0.9999] == 2
 
 
+def test_direct_path_products_multiply_the_last_gates_of_each_unit(lab):
+    """Equation 11: d c_T / d c_(T-k) along the direct path is the product of the last k gates, per chunk and unit."""
+    T, chunks, d_h = 6, 2, 3
+    gates = torch.full((T, chunks, d_h), 0.5)
+    gates[0] = 0.0                                            # the first step is outside the last 5: no effect
+    gates[:, 1, 2] = 1.0                                      # a unit that keeps everything
+    gates[-1, 0, 1] = 0.1                                     # the last step counts
+    products = lab["direct_path_products"](gates, 5)
+    assert products.shape == (chunks, d_h) and products.dtype == torch.float64
+    expected = torch.full((chunks, d_h), 0.5 ** 5, dtype=torch.float64)
+    expected[1, 2], expected[0, 1] = 1.0, 0.5 ** 4 * 0.1
+    torch.testing.assert_close(products, expected)
+    # the same as autograd through the cell update with the gates held fixed (the direct path)
+    c0 = torch.ones(chunks, d_h, dtype=torch.float64, requires_grad=True)
+    c = c0
+    for f in gates[-5:].double():
+        c = f * c + 0.3                                        # i * c_tilde: held fixed, no path back to c0
+    c.sum().backward()
+    torch.testing.assert_close(c0.grad, products)
+
+
+def test_direct_path_stats_summarize_the_products_and_what_the_direct_path_carries(lab):
+    d_h = 2
+    products = torch.tensor([[1.0, 0.001], [0.2, 0.6]], dtype=torch.float64)       # (chunks, d_h)
+    grads = torch.zeros(2, 3, 2 * d_h)                                              # (chunks, distance, 2 d_h)
+    grads[0, 0] = torch.tensor([3.0, 0.0, 4.0, 0.0])          # |g_0| = 5, dL/dc_T = (4, 0): carries 4 * 1.0
+    grads[1, 0] = torch.tensor([0.0, 0.0, 0.0, 5.0])          # |g_0| = 5, dL/dc_T = (0, 5): carries 5 * 0.6
+    grads[:, 1:] = 7.0                                        # other distances play no part
+    st = lab["direct_path_stats"](products, grads, 50)
+    assert st["distance"] == 50
+    assert st["median"] == pytest.approx(0.4) and st["mean"] == pytest.approx(1.801 / 4) and st["max"] == 1.0
+    assert (st["share_above_0.01"], st["share_above_0.1"], st["share_above_0.5"]) == (0.75, 0.75, 0.5)
+    assert st["cell_share_at_0"] == pytest.approx((4 + 5) / 2 / 5)
+    assert st["carried_fall"] == pytest.approx((4.0 + 3.0) / 2 / 5)
+    assert set(st) == set(lab_schema_direct_path())
+
+
+def lab_schema_direct_path():
+    import json
+    from scripts import paths
+    schema = json.loads(paths.SCHEMA_PATH.read_text(encoding="utf-8"))
+    return schema["properties"]["gradient_by_distance"]["properties"]["direct_path"]["required"]
+
+
 def test_final_loss_is_the_mean_of_the_last_ten_steps(lab):
     losses = [float(v) for v in range(1, 31)]                 # 1, ..., 30: the last ten are 21, ..., 30
     assert lab["final_loss"](losses) == pytest.approx(25.5)

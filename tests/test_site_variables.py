@@ -55,7 +55,7 @@ def test_gradient_and_clipping(data):
     g = v["gradient"]
     assert (g["chunks"], g["chunk_length"], g["spectral_W"]) == ("64", "200", "5.2")
     assert g["ratio_at_50"] == "5 × 10¹"
-    assert (g["forget_mean"], g["forget_share_09"], g["forget_share_099"]) == ("0.72", "12%", "5.3%")
+    assert (g["forget_mean"], g["forget_share_09"], g["forget_share_099"]) == ("0.715", "12%", "5.3%")
     assert v["clipping"] == {"steps": "150", "lr": "2.0", "kappa": "1", "clipped_final": "2.11",
                              "unclipped_final": "9.35"}                  # 9.345: half up, as on paper
     data["gradient_by_distance"].update(rnn_first_all_zero_distance=None, rnn_naive_norm_zero_distance=149,
@@ -188,3 +188,40 @@ def test_check_names_missing_changed_and_left_over_files(tmp_path):
     assert site_data.leftovers(files, tmp_path) == [paths.GENERATED / "_old.md"]
     assert site_data.out_of_date(files, tmp_path) == [
         "_variables.yml", f"{paths.GENERATED / '_old.md'} (no longer written)"]
+
+
+def test_the_lstm_boxs_derived_numbers_come_from_the_unrounded_data(data):
+    """0.7153^50 = 5.3e-08 (the shown 0.715^50 would be 5.2e-08, 0.72^50 7.4e-08): the notebook prints
+    forget_stats['mean'] ** 50 with .1e, the page shows the same two figures; the fall is index 50 over index 0."""
+    g = data["gradient_by_distance"]
+    g["lstm_grad_norm"][0], g["lstm_grad_norm"][1], g["lstm_grad_norm"][50] = 0.4, 0.2, 5.9e-4   # 1.475e-3
+    g["lstm_grad_norm"][51] = 1.0
+    v = site_data.build_variables(data, COURSE)["gradient"]
+    assert f"{0.7153 ** 50:.1e}" == "5.3e-08" and v["forget_mean_pow_50"] == "5.3 × 10⁻⁸"
+    assert f"{5.9e-4 / 0.4:.1e}" == "1.5e-03" and v["lstm_fall_50"] == "1.5 × 10⁻³"
+    g["lstm_grad_norm"][50] = 5.6e-4                                        # 1.4e-3: index 50 over index 0
+    assert site_data.build_variables(data, COURSE)["gradient"]["lstm_fall_50"] == "1.4 × 10⁻³"
+    g["forget_gate"]["mean"] = 0.7233108282089233                            # the committed run: 9.3e-08
+    assert site_data.build_variables(data, COURSE)["gradient"]["forget_mean_pow_50"] == "9.3 × 10⁻⁸"
+    g["distance"] = [d + 1 for d in g["distance"]]                           # no distance 0: refused, not guessed
+    with pytest.raises(site_data.SiteDataError, match="distance 0 or 50"):
+        site_data.build_variables(data, COURSE)
+
+
+def test_direct_path_variables_and_the_sentence_the_data_picks(data):
+    g = data["gradient_by_distance"]
+    g["lstm_grad_norm"][0], g["lstm_grad_norm"][50] = 0.5, 0.005            # a fall to 0.01
+    g["direct_path"].update({"median": 0.000312, "share_above_0.5": 0.2412, "share_above_0.1": 0.0996,
+                             "share_above_0.01": 0.053, "carried_fall": 0.00251})
+    v = site_data.build_variables(data, COURSE)["gradient"]
+    assert (v["direct_distance"], v["direct_median"], v["direct_share_05"], v["direct_share_01"],
+            v["direct_share_001"], v["direct_carried"]) == ("50", "3.1 × 10⁻⁴", "24%", "10%", "5.3%", "2.5 × 10⁻³")
+    assert v["direct_verdict"].startswith("far less, so most of what reaches 50 characters back comes along")
+    for carried, start in ((0.0034, "about the same size"), (0.03, "about the same size"), (0.0301, "more than")):
+        g["direct_path"]["carried_fall"] = carried
+        assert site_data.build_variables(data, COURSE)["gradient"]["direct_verdict"].startswith(start), carried
+    g["direct_path"]["median"] = 0.2149
+    assert site_data.build_variables(data, COURSE)["gradient"]["direct_median"] == "0.21"
+    g["direct_path"]["median"] = 0.00996
+    assert site_data.build_variables(data, COURSE)["gradient"]["direct_median"] == "1.0 × 10⁻²"
+    assert set(site_data.DIRECT_PATH_VERDICT) == {"same", "less", "more"}
