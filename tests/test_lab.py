@@ -80,7 +80,8 @@ def test_checkpoint_1_needs_gradients_to_flow_as_rnnlm_and_exercise_3a_use_them(
     def in_place(x, h, W, U, b):                            # changes the caller's h_prev
         h.mul_(0).add_(x @ U.T)
         return torch.tanh(h @ W.T + b)
-    message = fails(lab, "checkpoint_1", in_place, match=r"`in_place` raised an error:\n    RuntimeError: .*in-place")
+    message = fails(lab, "checkpoint_1", in_place, match=r"`in_place` raised an error, called as RNNLM calls it at every "
+                                                          r"step of training:\n    the call: .*\n    RuntimeError: .*in-place")
     assert "a = a + b, not a += b" in message and "at line" in message and "h.mul_(0)" in message
 
 
@@ -93,8 +94,9 @@ def test_checkpoint_errors_from_student_code_are_named_with_the_original_error_b
 
     def typo(x_t, h_prev, W, U, b):
         return torch.tanh(h_prev @ W.T + x_t @ U + b)        # U not transposed: a shape error
-    message = fails(lab, "checkpoint_1", typo, match=r"`typo` raised an error:\n    RuntimeError")
-    assert "at line" in message and "x_t @ U + b" in message
+    message = fails(lab, "checkpoint_1", typo, match=r"`typo` raised an error, called as RNNLM calls it")
+    assert "\n    RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x5 and 7x5)\n    at line" in message
+    assert "x_t @ U + b" in message
 
     fails(lab, "checkpoint_5", lambda logits, tau, generator=None: None, match=r"should be a tensor, got NoneType")
     fails(lab, "checkpoint_4", lambda x, h, c, p: (h,), match=r"should return the pair \(h_t, c_t\), got tuple")
@@ -146,7 +148,10 @@ def test_checkpoint_2(lab, student):
             raise TypeError(f"expected float32 logits, got {logits.dtype}")
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
         return loss, torch.exp(loss), loss / math.log(2)
-    fails(lab, "checkpoint_2", float32_only, match=r"raised an error on float64 log-probabilities, as the n-gram rows")
+    message = fails(lab, "checkpoint_2", float32_only,
+                    match=r"raised an error, called on float64 log-probabilities, as the n-gram rows pass them")
+    assert "the call: float32_only(logits: (33, 65) = (N, |V|) float64, targets: (33,) = (N,) int64), with N = 33, " \
+           "|V| = 65\n    TypeError: expected float32 logits" in message
 
     def wrong_arity(logits, targets):
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
@@ -223,7 +228,10 @@ def test_checkpoint_3b_calls_clip_gradients_as_the_demonstration_does(lab):
             g = p.grad
             g = g * min(1.0, kappa / float(total))           # rebinds a local name; p.grad is unchanged
         return total
-    fails(lab, "checkpoint_3b", not_in_place, match=r"the gradients were not changed; multiply every p.grad in place")
+    message = fails(lab, "checkpoint_3b", not_in_place, match=r"kappa = 1: the gradients were not changed \(expected "
+                                                                r"\|\|g\|\| = 1.0000 after clipping, \(0.6000, 0.8000\); "
+                                                                r"got 5.0000, \(3.0000, 4.0000\)\)")
+    assert "Either the scaling never runs" in message and "p.grad.mul_(factor)" in message
 
     def no_skip(params, kappa):
         params = list(params)
@@ -231,7 +239,7 @@ def test_checkpoint_3b_calls_clip_gradients_as_the_demonstration_does(lab):
         for p in params:
             p.grad.mul_(min(1.0, kappa / float(total)))
         return total
-    fails(lab, "checkpoint_3b", no_skip, match=r"raised an error given a parameter whose .grad is None")
+    fails(lab, "checkpoint_3b", no_skip, match=r"raised an error, called with a parameter whose .grad is None")
 
     def returns_per_parameter_norms(params, kappa):          # float() of a list, inside the checkpoint
         params = [p for p in params if p.grad is not None]
@@ -415,7 +423,8 @@ def test_checkpoint_4(lab, student):
         f, i, o, c_tilde = gates(x, h, p)
         c.mul_(f).add_(i * c_tilde)
         return o * torch.tanh(c), c
-    fails(lab, "checkpoint_4", in_place, match=r"raised an error:\n    RuntimeError: .*in-place")
+    fails(lab, "checkpoint_4", in_place, match=r"raised an error, called as the LSTM's gradient measurement calls it "
+                                               r"at every step:\n    the call: .*\n    RuntimeError: .*in-place")
 
     as_list = lambda x, h, c, p: list(lab["lstm_cell_step"](x, h, c, p))  # noqa: E731 - h, c = [...] works
     lab["checkpoint_4"](as_list)
@@ -567,3 +576,135 @@ def test_training_stops_on_a_non_finite_loss_and_names_the_step(monkeypatch):
     lab["lm_loss_and_ppl"] = loss_turning_nan
     with pytest.raises(FloatingPointError, match=r"training RNN: the loss became nan at step 3 of 5"):
         lab["train_lm"](lab["RNNLM"](65, d=4, d_h=8), 5, "RNN")
+
+
+# --- checkpoint messages a student can act on (issue 17) -------------------------------------------------
+
+def test_a_shape_error_names_the_call_the_dimensions_and_which_matrix_met_which(lab):
+    def u_on_h(x_t, h_prev, W, U, b):                        # U applied to the hidden state instead of x_t
+        return torch.tanh(h_prev @ W.T + h_prev @ U.T + b)
+    message = fails(lab, "checkpoint_1", u_on_h, match=r"`u_on_h` raised an error, called as RNNLM calls it")
+    assert "the call: u_on_h(x_t: (4, 5) = (B, d), h_prev: (4, 7) = (B, d_h), W: (7, 7) = (d_h, d_h), " \
+           "U: (7, 5) = (d_h, d), b: (7,) = (d_h,)), with B = 4, d = 5, d_h = 7" in message
+    assert "mat1 and mat2 shapes cannot be multiplied (4x7 and 5x7)" in message
+    assert "In A @ M, A is (4, 7) = (B, d_h) (h_prev, or a result of that shape) and M is (5, 7) = (d, d_h) (U.T, " \
+           "or a result of that shape): A's last dimension (d_h = 7) must equal M's first (d = 5)." in message
+    assert "h_prev @ W.T is (B, d_h) @ (d_h, d_h); x_t @ U.T is (B, d) @ (d, d_h)" in message
+
+    def gate_on_x(x_t, h_prev, c_prev, p):                   # an elementwise product of the wrong pair
+        f = torch.sigmoid(h_prev @ p.W_f.T + x_t @ p.U_f.T + p.b_f)
+        i = torch.sigmoid(h_prev @ p.W_i.T + x_t @ p.U_i.T + p.b_i)
+        o = torch.sigmoid(h_prev @ p.W_o.T + x_t @ p.U_o.T + p.b_o)
+        c_tilde = torch.tanh(h_prev @ p.W_c.T + x_t @ p.U_c.T + p.b_c)
+        c = f * x_t + i * c_tilde
+        return o * torch.tanh(c), c
+    message = fails(lab, "checkpoint_4", gate_on_x, match=r"`gate_on_x` raised an error, called as the LSTM's")
+    assert "p: (W_* (d_h, d_h), U_* (d_h, d), b_* (d_h,))), with B = 4, d = 5, d_h = 6; h_prev, c_prev carry " \
+           "gradients" in message
+    assert "An elementwise operation (+, -, *) met a tensor whose dimension 1 is d_h = 6 and one whose dimension 1 " \
+           "is d = 5" in message
+    assert "f * c_prev is elementwise, (B, d_h) * (B, d_h)" in message
+
+
+def test_numpy_on_a_tensor_that_carries_gradients_says_stay_in_torch(lab):
+    def numpy_tanh(x_t, h_prev, W, U, b):                    # np.tanh on a tensor that requires grad
+        return torch.as_tensor(np.tanh(h_prev @ W.T + x_t @ U.T + b))
+    message = fails(lab, "checkpoint_1", numpy_tanh, match=r"NumPy was called on a tensor that carries gradients")
+    assert "Stay in torch: torch.tanh" in message and "would cut them" in message
+    assert "Use tensor.detach().numpy() instead" not in message
+    assert "at line" in message and "np.tanh(h_prev @ W.T" in message
+
+    def numpy_loss(logits, targets):                          # .numpy() on the logits, which carry gradients
+        logp = np.log(np.exp(logits.numpy()) / np.exp(logits.numpy()).sum(-1, keepdims=True))
+        loss = torch.tensor(-np.take_along_axis(logp, targets.numpy()[..., None], -1).mean())
+        return loss, torch.exp(loss), loss / math.log(2)
+    message = fails(lab, "checkpoint_2", numpy_loss, match=r"called on random logits that carry gradients, shaped as "
+                                                           r"training passes them:\n    the call: numpy_loss\(logits: "
+                                                           r"\(3, 11, 65\) = \(B, T, \|V\|\), targets")
+    assert "Stay in torch" in message and ".detach().numpy() instead" not in message
+
+
+def test_a_cause_is_named_only_when_the_output_shows_it(lab):
+    def no_log_softmax(logits, targets):                      # -z[target]: 0 on equal logits, so perplexity 1
+        loss = -logits.gather(-1, targets[..., None]).mean()
+        return loss, torch.exp(loss), loss / math.log(2)
+    message = fails(lab, "checkpoint_2", no_log_softmax, match=r"perplexity exactly \|V\| = 65, got 1.0000; the loss "
+                                                               r"should be ln 65 = 4.1744, got -?0.0000")
+    assert "the log-softmax looks missing" in message and "the perplexity is exp(loss)" not in message
+
+    def ppl_of_sum(logits, targets):                          # right loss, perplexity from the summed loss
+        nll = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), reduction="none")
+        return nll.mean(), torch.exp(nll.sum()), nll.mean() / math.log(2)
+    message = fails(lab, "checkpoint_2", ppl_of_sum, match=r"perplexity exactly")
+    assert "Your loss is right (ln 65); the perplexity is exp(loss)" in message
+
+    def squares_instead_of_softmax(logits, targets):          # a loss that is none of the known mistakes
+        loss = (logits.reshape(-1, logits.shape[-1]) ** 2).mean() + math.log(logits.shape[-1])
+        return loss, torch.exp(loss), loss / math.log(2)
+    message = fails(lab, "checkpoint_2", squares_instead_of_softmax, match=r"loss \d\.\d{6} differs from "
+                                                                           r"F.cross_entropy \d\.\d{6}\.$")
+
+    def condition_reversed(params, kappa):                    # in place, but clips when ||g|| < kappa
+        params = [p for p in params if p.grad is not None]
+        total = _total_norm(params)
+        if total < kappa:
+            for p in params:
+                p.grad.mul_(kappa / total)
+        return total
+    message = fails(lab, "checkpoint_3b", condition_reversed, match=r"kappa = 1: the gradients were left unchanged "
+                                                                     r"although \|\|g\|\| = 5.0000 > kappa = 1")
+    assert "check the condition" in message and "in place" not in message
+
+    def wrong_values(x_t, h_prev, W, U, b):                   # no known mistake: expected against got
+        return torch.tanh(h_prev @ W.T + x_t @ U.T + 2 * b)
+    message = fails(lab, "checkpoint_1", wrong_values, match=r"differs from nn.RNNCell by up to .*: on the first row, "
+                                                             r"expected \(-?\d\.\d{4}, .*\), got \(")
+    assert "common mistake" not in message
+
+
+def test_every_call_in_a_checkpoint_is_framed_as_the_lab_makes_it(lab):
+    def exp_without_softmax(logits, tau, generator=None):     # fine at tau = 0.5..2; exp(2 / 0.01) is inf
+        weights = torch.exp(logits / tau)
+        return torch.multinomial(weights.reshape(-1, weights.shape[-1]), 1, generator=generator).reshape(weights.shape[:-1])
+    message = fails(lab, "checkpoint_5", exp_without_softmax, match=r"raised an error, called at a very small tau = "
+                                                                    r"0.01 \(each draw must be the row's arg max\):")
+    assert "the call: exp_without_softmax(logits: (1000, 4) = (N, |V|), tau: 0.01, generator: a torch.Generator), " \
+           "with N = 1,000, |V| = 4" in message
+
+    def only_2d(logits, tau, generator=None):                 # torch.multinomial takes 1-D or 2-D only
+        return torch.multinomial(torch.softmax(logits / tau, -1), 1, generator=generator).squeeze(-1)
+    message = fails(lab, "checkpoint_5", only_2d, match=r"called on logits of shape \(2, 3, \|V\|\): one draw per row")
+    assert "only_2d(logits: (2, 3, 7) = (2, 3, |V|), tau: 1.0" in message
+
+    def crashes_on_generators(params, kappa):                 # len() of model.parameters()
+        total = torch.sqrt(sum((params[i].grad ** 2).sum() for i in range(len(params))))
+        for p in params:
+            p.grad.mul_(min(1.0, kappa / float(total)))
+        return total
+    message = fails(lab, "checkpoint_3b", crashes_on_generators,
+                    match=r"called as the clipping demonstration does, with model.parameters\(\):\n    the call: "
+                          r"crashes_on_generators\(params: a generator of parameters \(readable once, like "
+                          r"model.parameters\(\)\), kappa: 1.0\)")
+    assert "TypeError: object of type 'generator' has no len()" in message
+
+
+@pytest.mark.parametrize("prediction, warned", [
+    ("", True), ("   ", True), ("TODO", True), ("todo: ...", True), ("?", True), ("My prediction", True),
+    ("it shrinks, by a constant factor per character", False), ("grows", False),
+])
+def test_a_blank_or_placeholder_prediction_is_asked_for(lab, prediction, warned):
+    note = lab["prediction_note"](prediction)
+    assert note.startswith("⚠️ Exercise 3A: no prediction in `my_prediction_3a` yet") is warned
+    if warned:
+        assert "Before you read the numbers below or the plot" in note
+    else:
+        assert note == f"your prediction (saved with your results): {prediction}"
+
+
+def test_the_first_cell_stops_on_a_torch_older_than_the_lab_needs(lab):
+    assert lab["version_tuple"]("2.13.0+cpu") == (2, 13) and lab["version_tuple"]("1.13.1") == (1, 13)
+    assert lab["version_tuple"]("2.1.0a0+git123") == (2, 1) and lab["version_tuple"]("3") == (3, 0)
+    lab["check_torch"]("2.0.0", (2, 0))
+    with pytest.raises(RuntimeError, match=r"this lab needs torch 2.0 or newer; this runtime has torch 1.13.1\. In "
+                                           r"Colab: Runtime → Disconnect and delete runtime"):
+        lab["check_torch"]("1.13.1", (2, 0))
