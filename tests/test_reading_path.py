@@ -436,3 +436,84 @@ def test_lab_runtime_is_the_measured_one():
         assert "{{< var provenance.lab_compute >}}" in text, f"{p.relative_to(ROOT)}: no measured lab runtime"
         typed = re.search(r"(?:about|~)?\s*\d+\s*(?:minutes|min)\b[^.|]*\b(?:compute|T4|GPU|CPU)", text)
         assert not typed, f"{p.relative_to(ROOT)} types a runtime: {typed.group(0)!r}"
+
+
+# Spans in code type that are values or text, not names in the lab
+NOT_NAMES = {"# TODO", "nan"}
+FENCED = re.compile(r"(?ms)^(```|~~~).*?^\1[ \t]*$")
+HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
+NAME_SPAN = re.compile(r"^(?P<dotted>[A-Za-z_]\w*(?:\.\w+)*)(?:\((?P<args>[^()]*)\))?$")
+
+
+def lab_names() -> tuple[set[str], dict[str, list[str]], set[str]]:
+    """What the student notebook defines (its cells and folded solutions): every assigned, defined or parameter
+    name, each function's parameters, and the attributes set on self."""
+    import ast
+
+    from scripts.lab_source import student_notebook
+
+    names, params, attributes = set(), {}, set()
+    for cell in student_notebook().cells:
+        if cell.cell_type != "code":
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+                if isinstance(node, ast.FunctionDef):
+                    params[node.name] = [a.arg for a in node.args.args]
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                attributes.add(node.attr)
+    return names, params, attributes
+
+
+def code_spans(path: Path) -> set[str]:
+    """The spans a reader sees in code type: inline `...` in the prose (not in code blocks or comments)."""
+    text = HTML_COMMENT.sub("", FENCED.sub("", with_partials(path)))
+    return set(re.findall(r"(?<!`)`([^`\n]+)`(?!`)", text))
+
+
+def test_every_name_shown_in_code_type_exists_in_the_lab():
+    """Issue 17: a name a page, the deck or the glossary shows in code type is one the lab defines (with those
+    parameters, when a signature is shown), or PyTorch's own; no page points a student at a function the lab
+    does not have (as `grad_norm_by_distance` did)."""
+    import torch
+
+    names, params, attributes = lab_names()
+    libraries = {"torch": torch, "nn": torch.nn, "F": torch.nn.functional}
+    missing = []
+    for page in PAGES:
+        for span in sorted(code_spans(page) - NOT_NAMES):
+            m = NAME_SPAN.match(span)
+            if not m or re.search(r"\.(?:json|ipynb|py|qmd|svg)$", span):
+                continue                                           # a file, a path or a snippet, not a name
+            head, *rest = m["dotted"].split(".")
+            if head in libraries:
+                obj = libraries[head]
+                for attr in rest:
+                    obj = getattr(obj, attr, None)
+                ok = obj is not None
+            elif head == "self":
+                ok = rest[:1] and rest[0] in attributes
+            else:
+                ok = head in names
+                if ok and m["args"] is not None and head in params:
+                    shown = [a.strip() for a in m["args"].split(",") if a.strip()]
+                    ok = shown == params[head][:len(shown)]
+            if not ok:
+                missing.append(f"{page.relative_to(ROOT)}: `{span}`")
+    assert not missing, "names in code type that the lab does not define: " + "; ".join(missing)
+
+
+def test_the_name_test_sees_a_missing_name(tmp_path, monkeypatch):
+    names, params, _ = lab_names()
+    assert {"grad_by_distance", "norm_by_distance", "lstm_grad_by_distance", "use_solution", "spectral_W"} <= names
+    assert "grad_norm_by_distance" not in names
+    assert params["clip_gradients"] == ["params", "kappa"]
+    page = tmp_path / "page.qmd"
+    page.write_text("The provided `grad_norm_by_distance` and `clip_gradients(params, kappa)`.\n"
+                    "```python\nnot_a_name_here()\n```\n<!-- `nor_this` -->\n", encoding="utf-8")
+    assert code_spans(page) == {"grad_norm_by_distance", "clip_gradients(params, kappa)"}
