@@ -328,8 +328,8 @@ CLAIMS: tuple[Claim, ...] = (
           "It falls by a roughly constant factor per character: log10 of the norm against distance is close "
           f"to a straight line (R^2 at least {CONSTANT_RATE_R2_MIN}).", rnn_gradient_constant_factor),
     Claim("rnn_gradient_never_exactly_zero_within_the_chunk",
-          "The RNN's float32 gradient never becomes exactly 0 within the chunk: at no distance is every "
-          "entry 0.", rnn_gradient_never_exactly_zero),
+          "At no distance within the chunk is every entry of the RNN's float32 gradient exactly 0 in every "
+          "chunk.", rnn_gradient_never_exactly_zero),
     Claim("naive_float32_norm_reads_zero",
           "A norm taken in float32 reads 0 from some distance within the chunk although the gradient is not 0 "
           "there: its entries are below 2^-75 (about 2.6e-23), whose squares are 0 in float32.",

@@ -517,3 +517,54 @@ def test_the_name_test_sees_a_missing_name(tmp_path, monkeypatch):
     page.write_text("The provided `grad_norm_by_distance` and `clip_gradients(params, kappa)`.\n"
                     "```python\nnot_a_name_here()\n```\n<!-- `nor_this` -->\n", encoding="utf-8")
     assert code_spans(page) == {"grad_norm_by_distance", "clip_gradients(params, kappa)"}
+
+
+# --------------------------------------------------------------------------------------------
+# Counts the deck's words make (issue 17): each one is counted from what it counts
+# --------------------------------------------------------------------------------------------
+NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}
+
+
+def test_the_agenda_note_counts_the_sections_and_the_room_activities():
+    deck = SLIDES.read_text(encoding="utf-8")
+    agenda = (ROOT / "modules" / "03-sequence-models" / "_agenda.qmd").read_text(encoding="utf-8")
+    rows = re.findall(r"(?m)^\| [\d–]+ \| \[\d+\. [^|]*\| ([^|]*) \|$", agenda)
+    activities = [r for r in rows if r.strip() not in ("—", "")]
+    m = re.search(r"Say in one sentence: (\w+) sections, (\w+) of them end with something for the room to do "
+                  r"\(([^)]*)\)", deck)
+    assert m, "the agenda slide's note no longer says how many sections end with something for the room"
+    assert NUMBER_WORDS[m.group(1)] == len(rows) == len(re.findall(r'(?m)^## \d+\. .*minutes="', deck))
+    assert NUMBER_WORDS[m.group(2)] == len(activities)
+    listed = re.findall(r"sections? (\d+(?: and \d+)?)", m.group(3))
+    assert sum(len(x.split(" and ")) for x in listed) == len(activities), m.group(3)
+
+
+def test_the_words_between_subject_and_verb_are_counted():
+    page = MODULE_PAGE.read_text(encoding="utf-8")
+    sentence = re.search(r'"The \*keys\* (.*?) \*are\* missing"', page).group(1)
+    between = len(sentence.split())
+    earlier = re.search(r"agrees with \*keys\*, (\w+) words earlier", page)
+    assert earlier and NUMBER_WORDS[earlier.group(1)] == between + 1       # keys is 7 positions before are
+    note = re.search(r"(\w+) words between subject and verb", SLIDES.read_text(encoding="utf-8"))
+    assert note and NUMBER_WORDS[note.group(1)] == between
+
+
+def test_a_slide_that_counts_its_bullets_has_that_many():
+    deck = SLIDES.read_text(encoding="utf-8")
+    for m in re.finditer(r"(?m)^## (\w+) ([^{\n]*?)\s*(?:\{[^}]*\})?\n(.*?)(?=^## |\Z)", deck, flags=re.S):
+        count = NUMBER_WORDS.get(m.group(1).lower())
+        if count is None or count < 2:
+            continue
+        body = m.group(3).split("::: {.notes}")[0]
+        bullets = re.findall(r"(?m)^- ", body)
+        assert len(bullets) == count, f"slide '{m.group(1)} {m.group(2)}' has {len(bullets)} bullets"
+    page = MODULE_PAGE.read_text(encoding="utf-8")
+    after = page.split("Three honest qualifications.", 1)[1].split("\n\n", 2)[1]
+    assert len(re.findall(r"(?m)^- ", after)) == 3
+
+
+def test_the_compute_slide_does_not_speak_of_scores_it_does_not_show():
+    deck = SLIDES.read_text(encoding="utf-8")
+    slide = deck.split("## Not at equal compute", 1)[1].split("::: {.notes}", 1)[0]
+    assert "perplexity" not in slide.lower() and "The table can show" not in slide
+    assert "the lab's results table can show whether each model beats the counts" in slide

@@ -712,3 +712,15 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
         assert v["gradient"][key] in box, key
     assert v["gradient"]["direct_verdict"] in box.replace("’", "'")
     assert "rides on the gates" not in box
+
+
+def test_the_part_a_box_says_what_the_bound_cannot_explain_before_the_float32_facts(module_ast):
+    """Issue 17: 'The bound ... cannot explain that' follows the constant-factor fall it is about, not the float32
+    sentence; and the box says only what the lab tests: no distance with every entry 0 in every chunk."""
+    box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
+               if "What Lab 3 Measured in Exercise 3A" in title)
+    fall, bound, float32 = (box.index(s) for s in ("across the whole chunk.", "alone cannot explain that fall;",
+                                                    "32-bit floating point"))
+    assert fall < bound < float32
+    assert "never becomes exactly 0" not in box
+    assert "At no distance within the chunk is every entry of the gradient exactly 0 in every chunk" in box
