@@ -293,6 +293,22 @@ def unclipped_worse_than_uniform(d):
     return final > LN65, f"unclipped final training loss {final:.3f} nats, uniform guess ln 65 = {LN65:.3f}"
 
 
+UNCLIPPED_SPIKE_MIN = 2.0            # "spikes": the unclipped loss reaches at least twice ln 65 ...
+UNCLIPPED_FALLS_BACK_MAX = 0.5       # "then falls back": ... and ends below half its peak
+
+
+def unclipped_loss_spikes_then_falls(d):
+    losses = [v for v in d["clipping_demo"]["unclipped"]["loss"] if v is not None]
+    final = d["clipping_demo"]["unclipped"]["final_loss"]
+    if not losses or final is None:
+        return False, "the unclipped run has no finite loss to end on"
+    peak = max(losses)
+    return (peak >= UNCLIPPED_SPIKE_MIN * LN65 and final <= UNCLIPPED_FALLS_BACK_MAX * peak,
+            f"unclipped loss peaks at {peak:.3g} at step {losses.index(peak) + 1} (needs >= {UNCLIPPED_SPIKE_MIN:g} x "
+            f"ln 65 = {UNCLIPPED_SPIKE_MIN * LN65:.3g}) and ends at {final:.3g} (needs <= "
+            f"{UNCLIPPED_FALLS_BACK_MAX:g} x the peak)")
+
+
 def clipped_far_better(d):
     final = d["clipping_demo"]["clipped"]["final_loss"]
     if final is None:
@@ -363,6 +379,9 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("unclipped_sgd_worse_than_uniform",
           "Without clipping, the SGD run ends at a training loss worse than the uniform guess, ln 65.",
           unclipped_worse_than_uniform),
+    Claim("unclipped_sgd_loss_spikes_then_falls_back",
+          "Without clipping, the SGD run's loss spikes (to at least twice ln 65) and then falls back (ending below "
+          "half its peak): the clipping figure's alt text.", unclipped_loss_spikes_then_falls),
     Claim("clipped_sgd_far_better",
           f"With clipping, the same SGD run ends far better than the uniform guess "
           f"(below {fmt_num(CLIPPED_FINAL_LOSS_MAX)} nats).",

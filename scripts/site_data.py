@@ -74,6 +74,9 @@ def load_worked_examples() -> dict:
         raise SiteDataError(f"{paths.rel(path)} does not exist: run `python3 -m scripts.worked_examples`")
     try:
         worked = results.read_json(path)
+        missing = [k for k in ("lab_source_sha256", "torch", "seed") if k not in worked["provenance"]]
+        if missing:
+            raise KeyError(f"provenance lacks {', '.join(missing)}")
         for part, (rows, keys) in WORKED_SHAPE.items():
             for row in worked[part][rows]:
                 missing = [k for k in keys if k not in row]
@@ -335,6 +338,15 @@ def one_unit_row(case: dict) -> str:
             f"${f}^{{{d}}} \\approx {fmt_sci(float(f) ** d, tex=True)}$ | ${fmt_sci(abs(w) ** d, tex=True)}$ |")
 
 
+def worked_provenance(worked: dict) -> list[str]:
+    """The worked examples' provenance, in its own div below each of their tables."""
+    p = worked["provenance"]
+    return ["::: {.provenance}",
+            f"*Provenance:* `data/worked_examples.json`, computed by `python3 -m scripts.worked_examples` with the "
+            f"lab's own functions (lab source `{p['lab_source_sha256'][:12]}`), torch {p['torch']}, seed {p['seed']}.",
+            ":::", ""]
+
+
 def worked_rnn_table(worked: dict) -> str:
     return "\n".join([
         "| Case | One-step factor $(1 - h_j^2)\\,w$ | Product over a distance $t - s$ | Bound $\\lvert w \\rvert^{t-s}$ |",
@@ -344,6 +356,7 @@ def worked_rnn_table(worked: dict) -> str:
         ": One hidden unit, three cases (the one-step factor is computed by autograd through the lab's "
         "`rnn_cell_step`, in `data/worked_examples.json`).",
         "",
+        *worked_provenance(worked),
     ])
 
 
@@ -361,7 +374,7 @@ def worked_temperature_table(worked: dict) -> str:
         lines.append(f"| {fmt_short(tau)} | $({scaled})$ | $({probs})$ | $({drawn})$ |")
     logits = ", ".join(fmt_short(x) for x in z)
     lines += ["", f": Logits $z_t = ({logits})$ at three temperatures (@eq-temperature), and what the lab's sampler "
-              "draws (`data/worked_examples.json`).", ""]
+              "draws (`data/worked_examples.json`).", "", *worked_provenance(worked)]
     return "\n".join(lines)
 
 

@@ -283,3 +283,22 @@ def test_direct_path_record_consistent_at_its_edges():
                                       "share_above_0.01": 0.5, "mean": 0.5}))   # the median on a cut, shares 0.5
     assert holds(name, direct_path(**{"median": 0.51, "share_above_0.5": 0.5, "share_above_0.1": 0.9,
                                       "share_above_0.01": 0.95, "mean": 0.5}))
+
+
+def test_unclipped_loss_spikes_then_falls_back_at_its_edges():
+    """The clipping figure's alt text: a spike to at least 2 ln 65, an end at most half the peak."""
+    name = "unclipped_sgd_loss_spikes_then_falls_back"
+    d = copy.deepcopy(FIXTURE)
+    u = d["clipping_demo"]["unclipped"]
+    u["loss"] = [4.2, 2 * math.log(65), 6.0, None, 4.5]
+    u["final_loss"] = math.log(65)                            # exactly half the peak
+    assert holds(name, d)
+    u["final_loss"] = math.log(65) * 1.001
+    assert not holds(name, d)
+    u["final_loss"], u["loss"][1] = 4.0, 2 * math.log(65) * 0.999      # a peak just short of twice ln 65
+    assert not holds(name, d)
+    u["loss"] = [4.2 + i / 10 for i in range(50)]                       # a steady rise is no spike
+    u["final_loss"] = 9.1
+    assert not holds(name, d)
+    u["loss"], u["final_loss"] = [None] * 5, None
+    assert not holds(name, d) and detail(name, d) == "the unclipped run has no finite loss to end on"

@@ -174,3 +174,17 @@ def test_the_3a_prediction_is_asked_for_before_any_number_and_saved_with_the_res
     assert "constant factor" not in stub.source and "shrinks by" not in stub.source
     saving = next(c for c in source.cells if "lab_results = {" in c.source)
     assert '"student": {"prediction_3a": str(my_prediction_3a).strip() or None}' in saving.source
+
+
+def test_no_runtime_is_typed_into_the_notebook():
+    """Issue 17: no unmeasured runtime ('about 10 minutes of compute', 'about a minute on a T4'); the training
+    cells print the time they took instead."""
+    source = read_source(LAB_SOURCE)
+    for cell in source.cells:
+        for part in re.split(r"[.·;()]", cell.source):
+            if re.search(r"\b(?:minutes?|min|seconds?|hours?)\b", part) and re.search(r"\b(?:T4|GPU|CPU|compute|"
+                                                                                      r"notebook)\b", part):
+                raise AssertionError(f"a typed runtime: {part.strip()!r}")
+    code = "\n".join(c.source for c in source.cells if c.cell_type == "code")
+    assert "trained in {PHASE_S['train_rnn']:.0f} s on {device_name(DEVICE)}" in code
+    assert "trained in {PHASE_S['train_lstm']:.0f} s on {device_name(DEVICE)}" in code

@@ -568,3 +568,31 @@ def test_the_compute_slide_does_not_speak_of_scores_it_does_not_show():
     slide = deck.split("## Not at equal compute", 1)[1].split("::: {.notes}", 1)[0]
     assert "perplexity" not in slide.lower() and "The table can show" not in slide
     assert "the lab's results table can show whether each model beats the counts" in slide
+
+
+def test_the_lab_page_lists_every_section_with_an_after_the_lab_box():
+    sections, current = set(), None
+    for line in MODULE_PAGE.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"## (\d+)\. ", line)
+        current = int(m.group(1)) if m else current
+        if line.startswith("## After the Lab:"):
+            sections.add(current)
+    listed = re.search(r"\*After the Lab\* in the \[briefing\]\([^)]*\)\s+\(sections ([\d, and]+)\)",
+                       (ROOT / "lab.qmd").read_text(encoding="utf-8"))
+    assert listed, "the Lab page no longer says where the After-the-Lab boxes are"
+    assert {int(n) for n in re.findall(r"\d+", listed.group(1))} == sections == {4, 5, 6, 7}
+
+
+def test_the_home_page_names_where_each_kind_of_number_comes_from():
+    home = (ROOT / "index.qmd").read_text(encoding="utf-8")
+    about = home.split("## About the numbers on this site", 1)[1]
+    assert "`data/baselines.json`" in about and "`data/worked_examples.json`" in about
+
+
+def test_glossary_says_no_more_than_the_briefing():
+    """Issue 17: saturation *can* shrink the gradient with ||W|| > 1; the bound needs ||diag(1 - h^2)|| <= 1 as well
+    as submultiplicativity; only the direct path of the cell state sees forget gates alone."""
+    entries = glossary_entries()
+    assert "can shrink the gradient even when" in " ".join(entries["vanishing-gradient"]["body"].split())
+    assert "\\mathrm{diag}(1 - h_j^2) \\rVert \\le 1" in " ".join(entries["spectral-norm"]["body"].split())
+    assert "along its direct path the gradient is multiplied only by forget gates" in " ".join(entries["cell-state"]["body"].split())

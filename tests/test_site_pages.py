@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scripts import paths
+from scripts import claims as claims_mod, paths
 from scripts.paths import FIXTURE, GENERATED as GENERATED_REL, MODULE_DIR, ROOT
 
 MODULE = ROOT / MODULE_DIR
@@ -724,3 +724,21 @@ def test_the_part_a_box_says_what_the_bound_cannot_explain_before_the_float32_fa
     assert fall < bound < float32
     assert "never becomes exactly 0" not in box
     assert "At no distance within the chunk is every entry of the gradient exactly 0 in every chunk" in box
+
+
+def test_the_clipping_figures_alt_text_says_what_the_claims_check():
+    """Issue 17: the unclipped loss spikes, then falls back, ending above the uniform guess (it does not simply
+    'rise'); each part is a claim the build checks."""
+    page = MODULE_PAGE.read_text(encoding="utf-8")
+    alt = re.search(r"figures/clipping-demo\.svg\)\{fig-alt=\"([^\"]*)\"", page).group(1)
+    assert "rises" not in alt and "spikes, then falls back but ends above the uniform guess" in alt
+    names = {c.name for c in claims_mod.CLAIMS}
+    assert {"unclipped_sgd_loss_spikes_then_falls_back", "unclipped_sgd_worse_than_uniform",
+            "clipped_sgd_far_better"} <= names
+
+
+def test_every_table_of_numbers_says_where_they_come_from(gen):
+    out, _ = gen
+    for name in ("_results-table.md", "_worked-one-unit.md", "_worked-temperature.md"):
+        text = (out / GENERATED_REL / name).read_text(encoding="utf-8")
+        assert "::: {.provenance}\n*Provenance:* `data/" in text, name

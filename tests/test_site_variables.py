@@ -140,7 +140,8 @@ def test_worked_example_rows():
 
 
 def test_site_files_hold_the_variables_and_every_partial(data):
-    worked = {"one_unit_rnn": {"cases": [{"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9}]},
+    worked = {"provenance": {"lab_source_sha256": "f7711ad74a797d38376c", "torch": "2.13.0", "seed": 0},
+              "one_unit_rnn": {"cases": [{"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9}]},
               "temperature": {"logits": [2.0, 1.0, 0.0], "draws": 20000,
                               "rows": [{"tau": 0.5, "probs": [0.86681, 0.11731, 0.01588],
                                         "frequencies": [0.8671, 0.1169, 0.016]}]}}
@@ -167,11 +168,16 @@ def test_site_files_hold_the_variables_and_every_partial(data):
     assert "  lab_compute: 10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
     one_unit = generated["_worked-one-unit.md"].splitlines()
     assert one_unit[0].startswith("| Case | One-step factor") and one_unit[1].startswith("|:---")
-    assert one_unit[-1].startswith(": One hidden unit, three cases") and one_unit[-2] == ""
-    assert one_unit[-1].endswith(" through the lab's `rnn_cell_step`, in `data/worked_examples.json`).")
+    provenance = ["::: {.provenance}", "*Provenance:* `data/worked_examples.json`, computed by `python3 -m "
+                  "scripts.worked_examples` with the lab's own functions (lab source `f7711ad74a79`), torch 2.13.0, "
+                  "seed 0.", ":::"]
+    assert one_unit[-5].startswith(": One hidden unit, three cases") and one_unit[-6] == ""
+    assert one_unit[-5].endswith(" through the lab's `rnn_cell_step`, in `data/worked_examples.json`).")
+    assert one_unit[-3:] == provenance and one_unit[-4] == ""
     temperature = generated["_worked-temperature.md"].splitlines()
     assert temperature[0].endswith("by `sample_with_temperature` |") and temperature[1] == "|:---:|:---:|:---:|:---:|"
-    assert temperature[-1].endswith("draws (`data/worked_examples.json`).") and temperature[-2] == ""
+    assert temperature[-5].endswith("draws (`data/worked_examples.json`).") and temperature[-6] == ""
+    assert temperature[-3:] == provenance
     assert generated["_colab-badge.md"].endswith('{.btn .btn-warning .btn-lg .colab-badge role="button"}\n')
     assert all(text.endswith("\n") and not text.endswith("\n\n") for text in files.values())
 
