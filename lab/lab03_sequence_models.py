@@ -890,7 +890,7 @@ checkpoint_2(lm_loss_and_ppl)
 # scored once, from the true text before it. The cell asserts that it reproduces Lab 1's test values
 # to four decimals, and every row goes through your `lm_loss_and_ppl`.
 
-# %%
+# %% tags=["def"]
 LAB1_TEST_NATS = {"uniform": 4.1744, "bigram": 2.4922, "trigram": 2.0859, "best_ngram": 1.8326}
 K_GRID = (1, 0.1, 0.01, 0.001)
 
@@ -902,12 +902,20 @@ def score_log_probs(log_probs, split):
     return dict(test_nats=float(loss), perplexity=float(ppl), bpc=float(bpc))
 
 
+def choose_on_validation(val_nats, k_grid=K_GRID):
+    """{(n, k): validation nats} -> (the best k for each n, the best n with its best k): the lowest validation
+    loss; the test split is never looked at."""
+    orders = sorted({n for n, _ in val_nats})
+    best_k = {n: min(k_grid, key=lambda k: val_nats[n, k]) for n in orders}
+    return best_k, min(orders, key=lambda n: val_nats[n, best_k[n]])
+
+
+# %%
 with timed("ngram"):
     ngrams = {n: CharNGram(n, V).fit(ids, *SPLIT["train"]) for n in range(1, 6)}
     val_nats = {(n, k): score_log_probs(ngrams[n].log_probs(ids, *SPLIT["val"], k=k), "val")["test_nats"]
                 for n in ngrams for k in K_GRID}                    # selection on validation only
-    best_k = {n: min(K_GRID, key=lambda k: val_nats[n, k]) for n in ngrams}
-    best_n = min(ngrams, key=lambda n: val_nats[n, best_k[n]])
+    best_k, best_n = choose_on_validation(val_nats)
     n_test = SPLIT["test"][1] - SPLIT["test"][0]
     results = {"uniform": dict(label=f"Uniform over the {V} characters", lab=None,
                                **score_log_probs(np.full((n_test, V), -math.log(V)), "test"),

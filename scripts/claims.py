@@ -6,7 +6,8 @@ Claim here.  The build evaluates every claim on each new measurement: at full se
 that no longer holds fails the build, naming it, and nothing is written; at quick settings the
 claims are evaluated and reported only (tiny models are not expected to satisfy them).
 
-    python -m scripts.claims [data/baselines.json]     # evaluate the claims on a results file
+    python -m scripts.claims [data/baselines.json]     # evaluate the claims on a results file (exit 0, 1, or 2:
+                                                       # unreadable, said in one line)
 """
 from __future__ import annotations
 
@@ -418,7 +419,19 @@ def report(evaluated: list[dict]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
-    res = evaluate(results.load_results(sys.argv[1] if len(sys.argv) > 1 else None))
+def main(argv: list[str] | None = None) -> int:
+    """Exit status 0 when every claim holds, 1 when one fails, 2 when the file cannot be read: then one line
+    on stderr names the file (relative to the project) and the problem, and no traceback."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        data = results.load_results(argv[0] if argv else None)
+    except results.ResultsError as err:
+        print("claims: " + " ".join(line.strip() for line in str(err).splitlines()), file=sys.stderr)
+        return 2
+    res = evaluate(data)
     print(report(res))
-    sys.exit(1 if failed(res) else 0)
+    return 1 if failed(res) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -107,3 +107,71 @@ def test_schema_messages_name_the_place_and_stay_short(tmp_path):
         results.load_results(path)
     with pytest.raises(results.ResultsError, match="none.json does not exist: run `python -m scripts.build"):
         results.load_results(tmp_path / "none.json")
+
+
+# --- issue 17: the gaps a hand-made round of mutants found ---------------------------------------------
+
+def test_write_if_changed_never_leaves_a_half_written_file(tmp_path, monkeypatch):
+    """Interrupted while writing (here: text that cannot be encoded, the error halfway through the write) or
+    just before the rename: the committed page file keeps its old content, byte for byte, and no temp is left.
+    Writing in place (open(path, 'w')) would have emptied it."""
+    target = tmp_path / "_variables.yml"
+    target.write_text("old: 1\n", encoding="utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        files.write_if_changed(target, "new: 2\n" * 1000 + "\ud800")        # a lone surrogate: unencodable
+    assert target.read_bytes() == b"old: 1\n" and sorted(p.name for p in tmp_path.iterdir()) == ["_variables.yml"]
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(files, "_replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_if_changed(target, "new: 2\n")
+    assert target.read_bytes() == b"old: 1\n" and sorted(p.name for p in tmp_path.iterdir()) == ["_variables.yml"]
+    monkeypatch.undo()
+    assert files.write_if_changed(target, "new: 2\n") is True and target.read_text() == "new: 2\n"
+    assert files.write_if_changed(target, "new: 2\n") is False
+
+
+def test_a_nan_is_refused_naming_where_it_is(tmp_path):
+    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    d["gradient_by_distance"]["rnn_grad_norm"][3] = float("nan")
+    d["clipping_demo"]["clipped"]["final_loss"] = float("inf")
+    p = tmp_path / "baselines.json"
+    p.write_text(json.dumps(d), encoding="utf-8")                 # json writes NaN and Infinity
+    with pytest.raises(results.ResultsError) as err:
+        results.load_results(p)
+    assert str(err.value).endswith("is not valid JSON: non-finite number at gradient_by_distance/rnn_grad_norm/3 "
+                                   "and 1 more (the lab must write null)")
+    assert results.non_finite({"a": [1.0, {"b": float("-inf")}], "c": None, "d": "NaN"}) == ["a/1/b"]
+    assert results.non_finite(float("nan")) == ["(top level)"]
+
+
+def test_messages_name_project_files_relative_to_the_project(tmp_path, monkeypatch):
+    inside = paths.ROOT / "data" / "no-such-results.json"
+    with pytest.raises(results.ResultsError, match=r"^data/no-such-results\.json does not exist: run"):
+        results.load_results(inside)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 1}', encoding="utf-8")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)                   # a file inside the project: shown relative
+    with pytest.raises(results.ResultsError, match=r"^bad\.json does not match ") as err:
+        results.load_results(bad)
+    assert str(tmp_path) not in str(err.value)
+
+
+def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
+    from scripts import claims
+
+    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    d["models"]["lstm"]["test_nats"] = float("nan")
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    assert claims.main([str(p)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err == f"claims: {p} is not valid JSON: non-finite number at models/lstm/test_nats (the lab must write null)\n"
+    del d["gradient_by_distance"]
+    p.write_text(json.dumps({**d, "models": json.loads(paths.FIXTURE.read_text())["models"]}), encoding="utf-8")
+    assert claims.main([str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(1 problem): at (top level): 'gradient_by_distance' is a required property" in err
+    assert claims.main([str(paths.FIXTURE)]) == 0 and "[ok] units_consistent" in capsys.readouterr().out

@@ -4,6 +4,7 @@
 student version), so nothing here is a copy of the lab's code.
 """
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -708,3 +709,41 @@ def test_the_first_cell_stops_on_a_torch_older_than_the_lab_needs(lab):
     with pytest.raises(RuntimeError, match=r"this lab needs torch 2.0 or newer; this runtime has torch 1.13.1\. In "
                                            r"Colab: Runtime → Disconnect and delete runtime"):
         lab["check_torch"]("1.13.1", (2, 0))
+
+
+# --- the n-gram baseline's grid and the evaluation's state, tested with their own subject (issue 17) -------
+
+def test_ngram_k_is_chosen_from_lab_1s_grid_on_validation(lab):
+    assert lab["K_GRID"] == (1, 0.1, 0.01, 0.001)           # Lab 1's grid, as the spec gives it
+    best = {1: 1, 2: 0.1, 3: 0.1, 4: 0.01, 5: 0.001}
+    val = {(n, k): 3.0 - 0.1 * n + (0.0 if k == best[n] else 0.5) for n in range(1, 6) for k in lab["K_GRID"]}
+    val[4, 0.01] = 1.0                                       # n = 4 wins, at its best k
+    best_k, best_n = lab["choose_on_validation"](val)
+    assert best_k == best and best_n == 4
+    assert lab["choose_on_validation"]({(2, 1): 2.0, (2, 0.1): 2.0}, k_grid=(1, 0.1)) == ({2: 1}, 2)   # a tie: first
+    assert lab["choose_on_validation"]({(2, k): 2.5 - k for k in lab["K_GRID"]}) == ({2: 1}, 2)       # k = 1 can win
+
+
+def test_evaluate_carries_the_state_across_chunks(lab, monkeypatch):
+    """One stream in chunks, the state carried from chunk to chunk: the same loss as one pass over the whole
+    stream (after the same warm-up of one chunk before the split). Resetting the state at each chunk differs."""
+    torch.manual_seed(0)
+    model = lab["RNNLM"](5, d=3, d_h=4)
+    with torch.no_grad():
+        model.W.mul_(6)                                      # a state that matters from chunk to chunk
+    ids = np.random.default_rng(1).integers(0, 5, size=80)
+    a, b = 20, 57
+    monkeypatch.setitem(lab, "ids", ids)
+    monkeypatch.setitem(lab, "SPLIT", {"train": (0, a), "val": (a, b), "test": (b, 80)})
+    monkeypatch.setitem(lab, "DEVICE", torch.device("cpu"))
+    for chunk in (7, 4, 3):                                 # the last, 3, for the reset below
+        monkeypatch.setitem(lab, "S", SimpleNamespace(**{**vars(lab["S"]), "eval_chunk": chunk}))
+        stream = torch.from_numpy(ids[a - chunk - 1:b])      # the warm-up: one chunk before the split
+        with torch.no_grad():
+            logits = model(stream[:-1][None])[0][0, chunk:]
+        one_pass = float(F.cross_entropy(logits, stream[chunk + 1:]))
+        assert lab["evaluate"](model, "val")["test_nats"] == pytest.approx(one_pass, rel=1e-5), chunk
+
+    real_forward = model.forward
+    monkeypatch.setattr(model, "forward", lambda x, h=None, **kw: real_forward(x, None, **kw))   # state reset
+    assert lab["evaluate"](model, "val")["test_nats"] != pytest.approx(one_pass, rel=1e-2)   # the test can tell
