@@ -302,3 +302,21 @@ def test_unclipped_loss_spikes_then_falls_back_at_its_edges():
     assert not holds(name, d)
     u["loss"], u["final_loss"] = [None] * 5, None
     assert not holds(name, d) and detail(name, d) == "the unclipped run has no finite loss to end on"
+
+
+def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
+    """python -m scripts.claims: exit 2 and one line on stderr for a file it cannot read (issue 17)."""
+    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    d["models"]["lstm"]["test_nats"] = float("nan")
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    assert claims.main([str(p)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err == f"claims: {p} is not valid JSON: non-finite number at models/lstm/test_nats (the lab must write null)\n"
+    del d["gradient_by_distance"]
+    p.write_text(json.dumps({**d, "models": json.loads(paths.FIXTURE.read_text())["models"]}), encoding="utf-8")
+    assert claims.main([str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(1 problem): at (top level): 'gradient_by_distance' is a required property" in err
+    assert claims.main([str(paths.FIXTURE)]) == 0 and "[ok] units_consistent" in capsys.readouterr().out
