@@ -1407,16 +1407,18 @@ def direct_path_products(gates, distance=50):
 def direct_path_stats(products, grads, distance=50):
     """The distribution of the direct-path products over chunks and units, and how much of the gradient at the
     last position the direct path alone carries `distance` steps back: the norm of dL/dc_T times each unit's
-    product, as a share of the norm of dL/d(h_T, c_T) (means over chunks, as norm_by_distance takes them)."""
+    product, as a share of the norm of dL/d(h_T, c_T) (means over chunks, as norm_by_distance takes them); and how
+    much of the cell state's gradient there falls on the units whose product stays above 0.1."""
     p = products.double().numpy().ravel()
     d_h = products.shape[1]
     at_0 = grads[:, 0].double()                                     # dL_T / d(h_T, c_T): h's entries, then c's
-    last = at_0.norm(dim=1).mean()
+    last, cell = at_0.norm(dim=1).mean(), at_0[:, d_h:].norm(dim=1).mean()
     carried = (at_0[:, d_h:] * products.double()).norm(dim=1).mean()
+    kept = (at_0[:, d_h:] * (products > 0.1)).norm(dim=1).mean()
     return {"distance": distance, "median": float(np.median(p)), "mean": float(p.mean()), "max": float(p.max()),
             "share_above_0.01": float((p > 0.01).mean()), "share_above_0.1": float((p > 0.1).mean()),
             "share_above_0.5": float((p > 0.5).mean()),
-            "cell_share_at_0": float(at_0[:, d_h:].norm(dim=1).mean() / last),
+            "cell_share_at_0": float(cell / last), "kept_share_at_0": float(kept / cell),
             "carried_fall": float(carried / last)}
 
 
@@ -1443,9 +1445,10 @@ print(f"the product of each unit's own forget gates over the last 50 steps (Equa
       f"{direct_path_products(forget, 50).numel():,} units x chunks: median {direct_path['median']:.1e}, "
       f"above 0.5: {direct_path['share_above_0.5']:.1%}, above 0.1: {direct_path['share_above_0.1']:.1%}, "
       f"above 0.01: {direct_path['share_above_0.01']:.1%}")
+print(f"at the last position the cell state holds {direct_path['cell_share_at_0']:.2f} of the gradient's norm, "
+      f"and the units whose product stays above 0.1 hold {direct_path['kept_share_at_0']:.1e} of the cell state's")
 print(f"the direct path alone carries {direct_path['carried_fall']:.1e} of the gradient at the last position 50 "
-      f"steps back (the cell state holds {direct_path['cell_share_at_0']:.1e} of it there); measured: "
-      f"{lstm_grad[50] / lstm_grad[0]:.1e}")
+      f"steps back; measured: {lstm_grad[50] / lstm_grad[0]:.1e}")
 print(f"at distance 50: LSTM {lstm_grad[50]:.3e}, RNN {rnn_grad[50]:.3e}, ratio "
       + (f"{ratio_50:.3g}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
 plot_grad_curves({"RNN, ||∂L_T/∂h_s||": rnn_grad, "LSTM, ||∂L_T/∂(h_s, c_s)||": lstm_grad},

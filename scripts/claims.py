@@ -221,6 +221,11 @@ def direct_path_recorded_consistently(d):
     if dp["carried_fall"] > dp["cell_share_at_0"] * dp["max"] * (1 + 1e-9):
         problems.append(f"the direct path carries {_f(dp['carried_fall'])}, more than the cell state's share at the "
                         f"last position ({_f(dp['cell_share_at_0'])}) times the largest product ({_f(dp['max'])})")
+    # products above 0.1 only on the units holding kept_share_at_0 of the cell's gradient, at most 0.1 elsewhere
+    elif dp["carried_fall"] > dp["cell_share_at_0"] * (dp["max"] * dp["kept_share_at_0"] + 0.1) * (1 + 1e-9):
+        problems.append(f"the direct path carries {_f(dp['carried_fall'])}, more than the units above 0.1 "
+                        f"(holding {_f(dp['kept_share_at_0'])} of the cell state's gradient) and the rest (at most 0.1 "
+                        "each) can carry")
     return not problems, "; ".join(problems) or (
         f"products over {dp['distance']} steps: median {_f(dp['median'])}, mean {_f(dp['mean'])}, largest "
         f"{_f(dp['max'])}; above 0.01, 0.1, 0.5: {', '.join(f'{x:.3f}' for x in shares)}")
@@ -364,7 +369,8 @@ CLAIMS: tuple[Claim, ...] = (
           "The direct-path products (each unit's forget gates multiplied over the last 50 steps of a chunk, "
           "Equation 11) are recorded over 50 steps, with a median, shares above 0.01, 0.1 and 0.5 and a mean that "
           "agree, and the direct path carries no more of the gradient than the cell state holds at the last "
-          "position times the largest product.", direct_path_recorded_consistently),
+          "position allows, given the largest product and the share on the units whose product is above 0.1.",
+          direct_path_recorded_consistently),
     Claim("some_direct_paths_keep_a_tenth",
           f"On some units (at least {DIRECT_PATH_SHARE_ABOVE_01_MIN:.0%} of the unit-chunk products) the direct path "
           "keeps more than a tenth of the gradient over 50 steps, at least 100 times what a constant gate at the "

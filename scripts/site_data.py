@@ -182,6 +182,7 @@ def direct_path_variables(g: dict) -> dict:
         "direct_share_05": fmt_percent(dp["share_above_0.5"]),
         "direct_share_01": fmt_percent(dp["share_above_0.1"]),
         "direct_share_001": fmt_percent(dp["share_above_0.01"]),
+        "direct_kept_share": fmt_product(dp["kept_share_at_0"]),
         "direct_carried": fmt_sci(dp["carried_fall"], 2),
         "direct_verdict": DIRECT_PATH_VERDICT[claims.direct_path_comparison(g)[0]],
     }

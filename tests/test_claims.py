@@ -204,12 +204,17 @@ def test_lstm_ratio_at_50_needs_the_distance_a_gradient_and_the_recorded_ratio()
 
 # --- Equation 11 measured: the direct-path products over 50 steps (issue 17) ----------------------------
 
+DIRECT_PATH = {"distance": 50, "median": 0.00031, "mean": 0.214, "max": 0.982, "share_above_0.01": 0.362,
+               "share_above_0.1": 0.309, "share_above_0.5": 0.241, "cell_share_at_0": 0.352, "kept_share_at_0": 1.0,
+               "carried_fall": 0.0041}
+
+
 def direct_path(**changes) -> dict:
-    """The fixture with the LSTM's fall over 50 characters set to 0.01 and the direct path's record changed."""
+    """The fixture with the LSTM's fall over 50 characters set to 0.01 and this direct-path record, changed."""
     d = copy.deepcopy(FIXTURE)
     g = d["gradient_by_distance"]
     g["lstm_grad_norm"][0], g["lstm_grad_norm"][50] = 0.5, 0.005
-    g["direct_path"].update(changes)
+    g["direct_path"] = {**DIRECT_PATH, **changes}
     return d
 
 
@@ -266,6 +271,7 @@ def test_some_direct_paths_keep_a_tenth_at_its_edges():
     ({"median": 0.0001, "max": 0.00005}, "above the largest"),
     ({"mean": 0.12}, "below half the share above 0.5"),
     ({"carried_fall": 0.352 * 0.982 * 1.001}, "more than the cell state's share"),
+    ({"kept_share_at_0": 0.01, "carried_fall": 0.352 * (0.982 * 0.01 + 0.1) * 1.001}, "more than the units above 0.1"),
 ])
 def test_direct_path_record_must_be_consistent(changes, problem):
     name = "direct_path_products_recorded_consistently"
@@ -278,6 +284,7 @@ def test_direct_path_record_consistent_at_its_edges():
     name = "direct_path_products_recorded_consistently"
     assert holds(name, direct_path())
     assert holds(name, direct_path(carried_fall=0.352 * 0.982))             # exactly the bound
+    assert holds(name, direct_path(kept_share_at_0=0.01, carried_fall=0.352 * (0.982 * 0.01 + 0.1)))   # and this one
     assert holds(name, direct_path(mean=0.1205))                             # exactly half the share above 0.5
     assert holds(name, direct_path(**{"median": 0.5, "share_above_0.5": 0.5, "share_above_0.1": 0.5,
                                       "share_above_0.01": 0.5, "mean": 0.5}))   # the median on a cut, shares 0.5

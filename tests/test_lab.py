@@ -357,6 +357,11 @@ def test_direct_path_stats_summarize_the_products_and_what_the_direct_path_carri
     assert (st["share_above_0.01"], st["share_above_0.1"], st["share_above_0.5"]) == (0.75, 0.75, 0.5)
     assert st["cell_share_at_0"] == pytest.approx((4 + 5) / 2 / 5)
     assert st["carried_fall"] == pytest.approx((4.0 + 3.0) / 2 / 5)
+    assert st["kept_share_at_0"] == pytest.approx((4 + 5) / 2 / ((4 + 5) / 2))   # both units carrying dL/dc_T keep > 0.1
+    grads[1, 0] = torch.tensor([0.0, 0.0, 2.0, 0.0])         # now on the unit at 0.2, and a unit at 0.001 ...
+    products[0, 1], grads[0, 0] = 0.001, torch.tensor([3.0, 0.0, 0.0, 4.0])   # ... takes chunk 0's
+    st = lab["direct_path_stats"](products, grads, 50)
+    assert st["kept_share_at_0"] == pytest.approx((0 + 2) / 2 / ((4 + 2) / 2))
     assert set(st) == set(lab_schema_direct_path())
 
 

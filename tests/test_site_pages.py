@@ -575,7 +575,8 @@ def measured_strings(variables: dict) -> set[str]:
     out |= set(variables["compare"].values()) - {"twice"}
     g = variables["gradient"]
     out |= {g["spectral_W"], g["ratio_at_50"], g["forget_mean"], g["forget_mean_pow_50"], g["lstm_fall_50"]}
-    out |= {g[k] for k in ("direct_median", "direct_share_05", "direct_share_01", "direct_share_001", "direct_carried")}
+    out |= {g[k] for k in ("direct_median", "direct_share_05", "direct_share_01", "direct_share_001", "direct_carried",
+                           "direct_kept_share")}
     out |= {g["first_all_zero"], g["naive_norm_zero"]}
     out |= {variables["clipping"]["clipped_final"], variables["clipping"]["unclipped_final"]}
     return {s for s in out if re.search(r"\d", s)}
@@ -708,7 +709,7 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
     assert sci(v["gradient"]["lstm_fall_50"]) == printed["fall"]
     assert f"average {mean:.3f} over" in box and f"{mean:.3f}⁵⁰ ≈ {v['gradient']['forget_mean_pow_50']}" in box
     assert f"to about {v['gradient']['lstm_fall_50']} of its value" in box
-    for key in ("direct_median", "direct_share_05", "direct_share_01", "direct_carried"):
+    for key in ("direct_median", "direct_share_05", "direct_share_01", "direct_carried", "direct_kept_share"):
         assert v["gradient"][key] in box, key
     assert v["gradient"]["direct_verdict"] in box.replace("’", "'")
     assert "rides on the gates" not in box

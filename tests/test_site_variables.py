@@ -218,10 +218,11 @@ def test_direct_path_variables_and_the_sentence_the_data_picks(data):
     g = data["gradient_by_distance"]
     g["lstm_grad_norm"][0], g["lstm_grad_norm"][50] = 0.5, 0.005            # a fall to 0.01
     g["direct_path"].update({"median": 0.000312, "share_above_0.5": 0.2412, "share_above_0.1": 0.0996,
-                             "share_above_0.01": 0.053, "carried_fall": 0.00251})
+                             "share_above_0.01": 0.053, "carried_fall": 0.00251, "kept_share_at_0": 0.000556})
     v = site_data.build_variables(data, COURSE)["gradient"]
     assert (v["direct_distance"], v["direct_median"], v["direct_share_05"], v["direct_share_01"],
             v["direct_share_001"], v["direct_carried"]) == ("50", "3.1 × 10⁻⁴", "24%", "10%", "5.3%", "2.5 × 10⁻³")
+    assert v["direct_kept_share"] == "5.6 × 10⁻⁴"
     assert v["direct_verdict"].startswith("far less, so most of what reaches 50 characters back comes along")
     for carried, start in ((0.0034, "about the same size"), (0.03, "about the same size"), (0.0301, "more than")):
         g["direct_path"]["carried_fall"] = carried
