@@ -1450,7 +1450,7 @@ print(f"at the last position the cell state holds {direct_path['cell_share_at_0'
 print(f"the direct path alone carries {direct_path['carried_fall']:.1e} of the gradient at the last position 50 "
       f"steps back; measured: {lstm_grad[50] / lstm_grad[0]:.1e}")
 print(f"at distance 50: LSTM {lstm_grad[50]:.3e}, RNN {rnn_grad[50]:.3e}, ratio "
-      + (f"{ratio_50:.3g}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
+      + (f"{ratio_50:.1e}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
 plot_grad_curves({"RNN, ||∂L_T/∂h_s||": rnn_grad, "LSTM, ||∂L_T/∂(h_s, c_s)||": lstm_grad},
                  "The same measurement for the LSTM")
 

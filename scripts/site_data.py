@@ -139,7 +139,7 @@ def gradient_variables(g: dict) -> dict:
         "chunks": str(g["chunks"]),
         "chunk_length": str(g["chunk_length"]),
         "spectral_W": fmt_fixed(g["rnn_spectral_norm_W"], 1),
-        "ratio_at_50": fmt_sci(ratio) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
+        "ratio_at_50": fmt_sci(ratio, 2) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
         "forget_mean": fmt_fixed(fg["mean"], 3),      # three decimals: its 50th power depends on the third
         "forget_share_09": fmt_percent(fg["share_above_0.9"]),
         "forget_share_099": fmt_percent(fg["share_above_0.99"]),
@@ -147,7 +147,7 @@ def gradient_variables(g: dict) -> dict:
     # the float32 facts of the Part A box (both required by the schema; "never" when not reached)
     out["first_all_zero"] = distance_or_never(g["rnn_first_all_zero_distance"])
     out["naive_norm_zero"] = distance_or_never(g["rnn_naive_norm_zero_distance"])
-    out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
+    out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 3)   # as the notebook prints it
     # the LSTM box: what a constant gate at the mean would keep over 50 steps, against the measured fall; both
     # from the unrounded data, to two figures, as the notebook prints them (9.3e-08 there, 9.3 × 10⁻⁸ here)
     if not {0, 50} <= set(g["distance"]):

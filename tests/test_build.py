@@ -430,6 +430,10 @@ def notebook_and_page_agree(executed: Path, data: dict) -> None:
         exp = int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
         return f"{mant}e{exp:+03d}"
     assert (v["forget_mean"], sci(v["forget_mean_pow_50"]), sci(v["lstm_fall_50"])) == m.groups()
+    ratio = re.search(r"at distance 50: LSTM \S+, RNN \S+, ratio (\S+)", printed).group(1)
+    assert sci(v["ratio_at_50"]) == ratio
+    factor = re.search(r"a factor of (\d\.\d{3}) per character", printed).group(1)
+    assert v["factor_per_character"] == factor
 
 
 # --------------------------------------------------------------------------------------------
