@@ -275,7 +275,7 @@ def _error_lines(err, fn=None, named=(), dims=None, products=()):
     """The original error, and the line of the student's function it came from, indented beneath; for a shape
     error, what each size is; for NumPy on a tensor that carries gradients, that (and not PyTorch's advice)."""
     if any(words in str(err) for words in NUMPY_ON_GRAD):
-        lines = [f"    {type(err).__name__}: NumPy was called on a tensor that carries gradients (np.... or .numpy()).",
+        lines = [f"    {type(err).__name__}: NumPy was called on a tensor that carries gradients (an np. function, or .numpy()).",
                  "    Stay in torch: torch.tanh, torch.exp, torch.log_softmax, @ and * work on these tensors and keep "
                  "the gradients the lab trains with. (PyTorch's own advice, .detach().numpy(), would cut them.)"]
     else:
