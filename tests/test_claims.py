@@ -321,7 +321,7 @@ def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
     assert claims.main([str(p)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert err == f"claims: {p} is not valid JSON: non-finite number at models/lstm/test_nats (the lab must write null)\n"
+    assert err == f"claims: {M3.id}: {p} is not valid JSON: non-finite number at models/lstm/test_nats (the lab must write null)\n"
     del d["gradient_by_distance"]
     p.write_text(json.dumps({**d, "models": json.loads(M3.fixture.read_text())["models"]}), encoding="utf-8")
     assert claims.main([str(p)]) == 2

@@ -153,6 +153,8 @@ def test_messages_name_project_files_relative_to_the_project(tmp_path, monkeypat
         results.load_results(M3, inside)
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema_version": 1}', encoding="utf-8")
+    schema = M3.schema                                             # the module's schema, read before ROOT moves
+    monkeypatch.setattr(type(M3), "schema", property(lambda self: schema))
     monkeypatch.setattr(paths, "ROOT", tmp_path)                   # a file inside the project: shown relative
     with pytest.raises(results.ResultsError, match=r"^bad\.json does not match ") as err:
         results.load_results(M3, bad)

@@ -575,7 +575,7 @@ def test_the_lab_page_lists_every_section_with_an_after_the_lab_box():
         if line.startswith("## After the Lab:"):
             sections.add(current)
     listed = re.search(r"\*After the Lab\* in the \[briefing\]\([^)]*\)\s+\(sections ([\d, and]+)\)",
-                       (ROOT / "lab.qmd").read_text(encoding="utf-8"))
+                       (M3.dir / "lab.qmd").read_text(encoding="utf-8"))
     assert listed, "the Lab page no longer says where the After-the-Lab boxes are"
     assert {int(n) for n in re.findall(r"\d+", listed.group(1))} == sections == {4, 5, 6, 7}
 
@@ -583,7 +583,7 @@ def test_the_lab_page_lists_every_section_with_an_after_the_lab_box():
 def test_the_home_page_names_where_each_kind_of_number_comes_from():
     home = (ROOT / "index.qmd").read_text(encoding="utf-8")
     about = home.split("## About the numbers on this site", 1)[1]
-    assert "`data/baselines.json`" in about and "`data/worked_examples.json`" in about
+    assert "`data/<module>/results.json`" in about and "`data/<module>/worked_examples.json`" in about
 
 
 def test_glossary_says_no_more_than_the_briefing():
