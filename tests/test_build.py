@@ -11,15 +11,17 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from scripts import build, claims, files, formatting, lab_source, paths, render_site, results
 from scripts.paths import ROOT
-from tests.support import M3
+from tests.support import M3, fake_lab_results
 
 FIXTURE = M3.fixture
 COMMITTED = M3.results
@@ -28,22 +30,6 @@ CORPUS = M3.corpus()
 
 def fixture() -> dict:
     return json.loads(FIXTURE.read_text(encoding="utf-8"))
-
-
-def fake_lab_results(settings="full") -> dict:
-    """What the lab's last cell writes, made from the fixture (its LSTM curve made to satisfy the claims)."""
-    d = fixture()
-    prov = d.pop("provenance")
-    d.pop("claims")
-    d.pop("schema_version")
-    g = d["gradient_by_distance"]
-    g["lstm_grad_norm"] = [0.3 * 0.97 ** i for i in range(len(g["distance"]))]
-    g["lstm_rnn_ratio_at_50"] = g["lstm_grad_norm"][50] / g["rnn_grad_norm"][50]
-    run = {k: prov[k] for k in build.PROVENANCE_FROM_LAB + ("corpus_sha256",)}
-    run["settings"] = settings
-    run["phase_s"] = {"ngram": 1.5, "train_rnn": 20.0, "train_lstm": 60.0}
-    d["lab_run"] = run
-    return d
 
 
 def snapshot(paths) -> dict:
@@ -58,36 +44,6 @@ def built(tmp_path):
     out = tmp_path / "out"
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 0
     return out, lab
-
-
-# --------------------------------------------------------------------------------------------
-# schema
-# --------------------------------------------------------------------------------------------
-def test_fixture_matches_schema():
-    results.validate(M3, fixture())
-
-
-def test_broken_copy_is_rejected_with_clear_message(tmp_path):
-    d = fixture()
-    d["models"]["lstm"]["test_nats"] = "1.6"
-    del d["provenance"]["lab_source_sha256"]
-    with pytest.raises(results.ResultsError) as e:
-        results.validate(M3, d)
-    msg = str(e.value)
-    assert "models/lstm/test_nats" in msg and "'1.6' is not of type 'number'" in msg
-    assert "lab_source_sha256" in msg and "2 problems" in msg
-    p = tmp_path / "b.json"
-    p.write_text(json.dumps(d))
-    with pytest.raises(results.ResultsError, match="does not match"):
-        results.load_results(M3, p)
-
-
-def test_non_finite_numbers_are_rejected(tmp_path):
-    p = tmp_path / "nan.json"
-    p.write_text(FIXTURE.read_text().replace('"final_loss": 9.34', '"final_loss": NaN'))
-    with pytest.raises(results.ResultsError, match="non-finite"):
-        results.load_results(M3, p)
-    assert results.finite_or_none({"a": [1.0, float("nan"), float("inf")]}) == {"a": [1.0, None, None]}
 
 
 # --------------------------------------------------------------------------------------------
@@ -144,50 +100,8 @@ def test_committed_figures_are_drawn_from_the_committed_data():
 
 
 # --------------------------------------------------------------------------------------------
-# claims
+# claims, as the build enforces them
 # --------------------------------------------------------------------------------------------
-def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
-    d = fixture()
-    d.update(fake_lab_results())
-    assert not claims.failed(claims.evaluate(M3, d))
-    broken = copy.deepcopy(d)
-    broken["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
-    broken["clipping_demo"]["clipped"]["final_loss"] = None
-    names = [c["name"] for c in claims.failed(claims.evaluate(M3, broken))]
-    assert names == ["rnn_gradient_never_exactly_zero_within_the_chunk", "clipped_sgd_far_better"]
-
-
-def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
-    d = fixture()
-    d["models"]["rnn"] = {}
-    out = {c["name"]: c for c in claims.evaluate(M3, d)}
-    assert not out["neural_models_beat_best_ngram"]["holds"]
-    assert "could not be evaluated" in out["neural_models_beat_best_ngram"]["detail"]
-
-
-def test_ngram_rows_must_match_lab1():
-    d = fixture()
-    d["models"]["trigram"]["test_nats"] = 2.0861
-    out = {c["name"]: c for c in claims.evaluate(M3, d)}
-    assert not out["ngram_rows_match_lab1"]["holds"]
-    assert "trigram 2.0861 != 2.0859" in out["ngram_rows_match_lab1"]["detail"]
-
-
-def test_lab1_values_are_read_from_the_lab_source(tmp_path):
-    """The lab holds Lab 1's test values once; the claim reads them from the lab source, not a copy."""
-    lab = tmp_path / "lab.py"
-    lab.write_text('# %% tags=["def"]\nx = 1\nLAB1_TEST_NATS = {"uniform": 4.0, "bigram": 2.5}\n'
-                   'def f():\n    LAB1_TEST_NATS = None\n', encoding="utf-8")
-    assert lab_source.lab_constant("LAB1_TEST_NATS", lab) == {"uniform": 4.0, "bigram": 2.5}
-    empty = tmp_path / "empty.py"
-    empty.write_text("LAB1_TEST_NATS_OLD = {}\n", encoding="utf-8")
-    with pytest.raises(KeyError, match="LAB1_TEST_NATS"):
-        lab_source.lab_constant("LAB1_TEST_NATS", empty)
-    in_lab = lab_source.lab_constant("LAB1_TEST_NATS", M3)
-    assert M3.build.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
-    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.build.claims.CLAIMS[0].statement
-
-
 def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built, capsys):
     out, lab = built
     before = snapshot(build.Destination(M3, "full", str(out)).outputs())
@@ -542,3 +456,120 @@ def test_second_concurrent_build_is_refused(built, capsys):
     finally:
         held.close()
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 0
+
+
+# --------------------------------------------------------------------------------------------
+# the build: only results of the settings it asked for
+# --------------------------------------------------------------------------------------------
+def lab_results(settings: str) -> dict:
+    """What the lab's last cell writes, from the fixture, with an LSTM curve that satisfies the claims."""
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    prov = d.pop("provenance")
+    for key in ("claims", "schema_version"):
+        d.pop(key)
+    g = d["gradient_by_distance"]
+    g["lstm_grad_norm"] = [0.3 * 0.97 ** i for i in range(len(g["distance"]))]
+    g["lstm_rnn_ratio_at_50"] = g["lstm_grad_norm"][50] / g["rnn_grad_norm"][50]
+    d["lab_run"] = {**{k: prov[k] for k in build.PROVENANCE_FROM_LAB + ("corpus_sha256",)}, "settings": settings}
+    return d
+
+
+@pytest.mark.parametrize("ran_with", ["full", "quick"])
+def test_build_refuses_lab_results_of_other_settings(tmp_path, capsys, ran_with):
+    lab_json, out = tmp_path / "lab.json", tmp_path / "out"
+    lab_json.write_text(json.dumps(lab_results(ran_with)), encoding="utf-8")
+    status = build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab_json)])
+    written = out / "data" / M3.id / "results.json"
+    if ran_with == "full":                                # the control: the same results are accepted
+        assert status == 0 and results.load_results(M3, written)["provenance"]["settings"] == "full"
+    else:
+        assert status == 1 and not written.exists()
+        assert "settings 'quick'" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------------------------
+# refusals and interruptions: Ctrl-C leaves the previous results and no kernel; a wrong corpus is
+# refused before a kernel starts, with advice for the build
+# --------------------------------------------------------------------------------------------
+INTERRUPTED = "build interrupted; the previous data/ and figures/ are unchanged"
+
+
+def kernels_of(pid: int) -> list[int]:
+    """Process ids of the IPython kernels started by process `pid` (children, read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        ppid = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("PPid:"))
+        if ppid == pid and "ipykernel" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State:"))
+    except (OSError, StopIteration):
+        return False
+    return " Z " not in state + " "          # a zombie is not running
+
+
+def test_wrong_corpus_is_refused_before_a_kernel_starts(tmp_path, monkeypatch, capsys):
+    wrong = tmp_path / "tinyshakespeare.txt"
+    wrong.write_text("To be, or not to be\n")
+    monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("a kernel was started"))
+    code = build.main(["--settings", "quick", "--out", str(tmp_path / "out"), "--corpus", str(wrong)])
+    out = capsys.readouterr().out
+    assert code == 2
+    assert f"refusing: {wrong} is not the corpus the lab was written for" in out
+    assert lab_source.lab_constant("CORPUS_SHA256", M3) in out and "--corpus PATH or set LAB_CORPUS" in out
+    assert "never downloads or replaces" in out and "Delete it" not in out   # not the notebook's advice
+
+
+def test_missing_corpus_is_refused_before_a_kernel_starts(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("a kernel was started"))
+    code = build.main(["--settings", "quick", "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "none.txt")])
+    assert code == 2 and "refusing: corpus not found" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_the_lab_prints_one_line_exits_130_and_leaves_no_kernel(tmp_path):
+    corpus = M3.corpus()
+    if not corpus.is_file():
+        pytest.skip(f"the corpus is not at {corpus}")
+    out = tmp_path / "out"
+    previous = {out / "data" / M3.id / "results.json": b"{}\n", out / "figures" / M3.id / "gradient-by-distance.svg": b"<svg/>"}
+    for path, content in previous.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+    proc = subprocess.Popen([sys.executable, "-m", "scripts.build", "--settings", "quick", "--device", "cpu",
+                             "--out", str(out), "--corpus", str(corpus)], cwd=paths.ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, OMP_NUM_THREADS="1"))
+    lines = []
+    kernels: list[int] = []
+    deadline = time.monotonic() + 120
+    for line in proc.stdout:                      # wait until the lab is running in a kernel
+        lines.append(line.rstrip("\n"))
+        kernels = kernels or kernels_of(proc.pid)
+        if line.startswith("  | ") and kernels or time.monotonic() > deadline:
+            break
+    assert kernels, "no kernel was seen:\n" + "\n".join(lines)
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=60)
+    printed = [ln for ln in rest.splitlines() if ln.strip()]
+    assert proc.returncode == 130, "\n".join(lines + printed)
+    assert printed[-1] == INTERRUPTED and "Traceback" not in rest, rest
+    assert not [ln for ln in printed if not ln.startswith("  | ") and not ln.startswith("  [lab]")][:-1], rest
+    for _ in range(50):
+        if not any(alive(pid) for pid in kernels):
+            break
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in kernels), f"kernel {kernels} still running"
+    for path, content in previous.items():
+        assert path.read_bytes() == content

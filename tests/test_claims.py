@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from scripts import claims, paths
-from tests.support import M3
+from scripts import claims, lab_source, paths
+from tests.support import M3, fake_lab_results
 
 FIXTURE = json.loads(M3.fixture.read_text(encoding="utf-8"))
 
@@ -328,3 +328,87 @@ def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "(1 problem): at (top level): 'gradient_by_distance' is a required property" in err
     assert claims.main([str(M3.fixture)]) == 0 and "[ok] units_consistent" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------------------------
+# claims: the thresholds the page states ("at least 100 times", "below 3.0 nats")
+# --------------------------------------------------------------------------------------------
+def claim(name: str):
+    return next(c for c in M3.build.claims.CLAIMS if c.name == name)
+
+
+def with_ratio_at_50(ratio: float) -> dict:
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    g = d["gradient_by_distance"]
+    i = g["distance"].index(50)
+    g["rnn_grad_norm"][i] = 1e-6
+    g["lstm_grad_norm"][i] = ratio * 1e-6
+    g["lstm_rnn_ratio_at_50"] = ratio
+    return d
+
+
+def with_clipped_final_loss(loss: float) -> dict:
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d["clipping_demo"]["clipped"]["final_loss"] = loss
+    return d
+
+
+def test_claim_thresholds_at_the_boundaries_the_page_states():
+    ratio = claim("lstm_gradient_orders_above_rnn_at_50")
+    assert "at least 100 times" in ratio.statement
+    assert ratio.check(with_ratio_at_50(100.0))[0]        # "at least": 100 itself holds
+    assert ratio.check(with_ratio_at_50(1e5))[0]
+    assert not ratio.check(with_ratio_at_50(99.0))[0]
+    assert not ratio.check(with_ratio_at_50(10.0))[0]
+
+    clipped = claim("clipped_sgd_far_better")
+    assert "below 3.0 nats" in clipped.statement
+    assert clipped.check(with_clipped_final_loss(2.99))[0]
+    assert clipped.check(with_clipped_final_loss(1.5))[0]
+    assert not clipped.check(with_clipped_final_loss(3.0))[0]   # "below": 3.0 itself does not hold
+    assert not clipped.check(with_clipped_final_loss(math.log(65) - 0.1))[0]
+
+
+# --------------------------------------------------------------------------------------------
+# claims
+# --------------------------------------------------------------------------------------------
+def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d.update(fake_lab_results())
+    assert not claims.failed(claims.evaluate(M3, d))
+    broken = copy.deepcopy(d)
+    broken["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
+    broken["clipping_demo"]["clipped"]["final_loss"] = None
+    names = [c["name"] for c in claims.failed(claims.evaluate(M3, broken))]
+    assert names == ["rnn_gradient_never_exactly_zero_within_the_chunk", "clipped_sgd_far_better"]
+
+
+def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d["models"]["rnn"] = {}
+    out = {c["name"]: c for c in claims.evaluate(M3, d)}
+    assert not out["neural_models_beat_best_ngram"]["holds"]
+    assert "could not be evaluated" in out["neural_models_beat_best_ngram"]["detail"]
+
+
+def test_ngram_rows_must_match_lab1():
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d["models"]["trigram"]["test_nats"] = 2.0861
+    out = {c["name"]: c for c in claims.evaluate(M3, d)}
+    assert not out["ngram_rows_match_lab1"]["holds"]
+    assert "trigram 2.0861 != 2.0859" in out["ngram_rows_match_lab1"]["detail"]
+
+
+def test_lab1_values_are_read_from_the_lab_source(tmp_path):
+    """The lab holds Lab 1's test values once; the claim reads them from the lab source, not a copy."""
+    lab = tmp_path / "lab.py"
+    lab.write_text('# %% tags=["def"]\nx = 1\nLAB1_TEST_NATS = {"uniform": 4.0, "bigram": 2.5}\n'
+                   'def f():\n    LAB1_TEST_NATS = None\n', encoding="utf-8")
+    assert lab_source.lab_constant("LAB1_TEST_NATS", lab) == {"uniform": 4.0, "bigram": 2.5}
+    empty = tmp_path / "empty.py"
+    empty.write_text("LAB1_TEST_NATS_OLD = {}\n", encoding="utf-8")
+    with pytest.raises(KeyError, match="LAB1_TEST_NATS"):
+        lab_source.lab_constant("LAB1_TEST_NATS", empty)
+    in_lab = lab_source.lab_constant("LAB1_TEST_NATS", M3)
+    assert M3.build.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
+    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.build.claims.CLAIMS[0].statement

@@ -14,6 +14,7 @@ import torch.nn.functional as F
 
 from scripts.lab_source import load_lab
 from tests.support import M3
+import copy
 
 
 @pytest.fixture(scope="module")
@@ -753,3 +754,56 @@ def test_evaluate_carries_the_state_across_chunks(lab, monkeypatch):
     real_forward = model.forward
     monkeypatch.setattr(model, "forward", lambda x, h=None, **kw: real_forward(x, None, **kw))   # state reset
     assert lab["evaluate"](model, "val")["test_nats"] != pytest.approx(one_pass, rel=1e-2)   # the test can tell
+
+
+# --------------------------------------------------------------------------------------------
+# the lab: evaluation carries the state; final_loss is the end of the run
+# --------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def lab():
+    return load_lab(M3, "solution")
+
+
+def hand_rolled_nats(model, ids, first, last, warm, reset_every=None):
+    """Mean -log p(ids[j + 1] | ids[..j]) over j in [first, last), running the RNN one character at a
+    time (in float64) from h = 0 at index first - warm; reset_every=n starts each n-character chunk
+    from h = 0 again (the bug)."""
+    W, U, b = (p.detach().double() for p in (model.W, model.U, model.b))
+    E, Wo, bo = (p.detach().double() for p in (model.embed.weight, model.out.weight, model.out.bias))
+    h, total = torch.zeros(W.shape[0], dtype=torch.float64), 0.0
+    for k, j in enumerate(range(first - warm, last)):
+        if reset_every and k % reset_every == 0:
+            h = torch.zeros_like(h)
+        h = torch.tanh(W @ h + U @ E[ids[j]] + b)
+        if j >= first:
+            logits = Wo @ h + bo
+            total += float(torch.logsumexp(logits, 0) - logits[ids[j + 1]])
+    return total / (last - first)
+
+
+def test_evaluate_carries_the_state_across_chunks(lab, monkeypatch):
+    torch.manual_seed(0)
+    model = lab["RNNLM"](5, d=3, d_h=4)
+    with torch.no_grad():
+        model.W.mul_(6)                                   # a state that matters from chunk to chunk
+    ids = np.random.default_rng(0).integers(0, 5, size=60)
+    chunk = 4
+    monkeypatch.setitem(lab, "ids", ids)
+    monkeypatch.setitem(lab, "SPLIT", {"train": (0, 30), "val": (30, 45), "test": (45, 60)})
+    monkeypatch.setitem(lab, "S", SimpleNamespace(**{**vars(lab["S"]), "eval_chunk": chunk}))
+    monkeypatch.setitem(lab, "DEVICE", torch.device("cpu"))
+
+    got = lab["evaluate"](model, "val")["test_nats"]
+    # val is ids[30:45]: character j predicts j + 1, so inputs 29..43, after a warm-up of one chunk
+    carried = hand_rolled_nats(model, ids, first=29, last=44, warm=chunk)
+    reset = hand_rolled_nats(model, ids, first=29, last=44, warm=chunk, reset_every=chunk)
+    assert abs(carried - reset) > 1e-2                    # the test can tell the two apart
+    assert got == pytest.approx(carried, rel=1e-5)
+
+
+def test_final_loss_is_the_mean_of_the_last_steps(lab):
+    losses = [float(step) for step in range(1, 31)]       # 1, 2, ..., 30
+    assert lab["final_loss"](losses) == pytest.approx((21 + 30) / 2)   # mean of 21..30, not of 1..10
+    assert lab["final_loss"](losses, last=3) == pytest.approx(29.0)
+    assert lab["final_loss"]([float("nan")] + losses) == pytest.approx(25.5)   # only the tail counts
+    assert lab["final_loss"](losses + [float("inf")]) is None

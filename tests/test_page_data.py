@@ -1,6 +1,6 @@
 """Page data in process: the display strings of Module 3's page values and partials (its
 build/page_data.py, through scripts/site_data.py), from data with chosen numbers, against strings worked
-out by hand (tests/test_site_pages.py checks the pages through the command itself; these let mutation
+out by hand (tests/test_pages.py checks the pages through the command itself; these let mutation
 testing see which function a test reaches)."""
 from __future__ import annotations
 

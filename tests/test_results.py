@@ -159,3 +159,95 @@ def test_messages_name_project_files_relative_to_the_project(tmp_path, monkeypat
     with pytest.raises(results.ResultsError, match=r"^bad\.json does not match ") as err:
         results.load_results(M3, bad)
     assert str(tmp_path) not in str(err.value)
+
+
+# --------------------------------------------------------------------------------------------
+# results files: staleness
+# --------------------------------------------------------------------------------------------
+def fixture_data() -> dict:
+    return json.loads(M3.fixture.read_text(encoding="utf-8"))
+
+
+def results_file_with_sha(tmp_path, sha: str, settings: str = "full"):
+    d = fixture_data()
+    d["provenance"].update(lab_source_sha256=sha, settings=settings)
+    path = tmp_path / "baselines.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    return path
+
+
+SHA = "0123456789abcdef" * 4
+
+
+@pytest.mark.parametrize("content", [
+    b"",                                                  # empty
+    b'{"schema_version": 1, "provenance": {',             # cut off half-way through a write
+    b"\xff\xfe not text",                                 # not UTF-8
+    b"[]",                                                # JSON, but not a results file
+])
+def test_unreadable_results_are_never_up_to_date(tmp_path, content):
+    path = tmp_path / "baselines.json"
+    path.write_bytes(content)
+    s = results.staleness(M3, path, "full", None, current_sha256=SHA)
+    assert (s.state, s.fresh) == ("invalid", False)
+
+
+def test_staleness_compares_the_whole_hash(tmp_path):
+    assert results.staleness(M3, results_file_with_sha(tmp_path, SHA), "full", None, current_sha256=SHA).fresh
+    for changed in (SHA[:-1] + "0",                        # differs in the last hex digit only
+                    "f" + SHA[1:]):                        # ... or in the first only
+        s = results.staleness(M3, results_file_with_sha(tmp_path, SHA), "full", None, current_sha256=changed)
+        assert (s.state, s.fresh) == ("stale", False), changed
+
+
+def test_results_of_other_settings_are_not_up_to_date(tmp_path):
+    path = results_file_with_sha(tmp_path, SHA, settings="quick")
+    s = results.staleness(M3, path, "full", None, current_sha256=SHA)
+    assert (s.state, s.fresh) == ("settings", False)
+    assert results.staleness(M3, path, "quick", None, current_sha256=SHA).fresh
+
+
+# --------------------------------------------------------------------------------------------
+# files: a successful write leaves only the targets
+# --------------------------------------------------------------------------------------------
+def test_successful_overwrite_leaves_no_backup_or_temp_file(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "figs" / "b.svg"
+    b.parent.mkdir()
+    a.write_text("old a")
+    b.write_bytes(b"old b")
+    files.atomic_write({a: "new a", b: b"new b"})
+    assert a.read_text() == "new a" and b.read_bytes() == b"new b"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.json", "b.svg", "figs"]
+    assert files.write_if_changed(a, "newer a") is True
+    assert files.write_if_changed(a, "newer a") is False
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.json", "b.svg", "figs"]
+
+
+# --------------------------------------------------------------------------------------------
+# schema
+# --------------------------------------------------------------------------------------------
+def test_fixture_matches_schema():
+    results.validate(M3, json.loads(M3.fixture.read_text(encoding="utf-8")))
+
+
+def test_broken_copy_is_rejected_with_clear_message(tmp_path):
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d["models"]["lstm"]["test_nats"] = "1.6"
+    del d["provenance"]["lab_source_sha256"]
+    with pytest.raises(results.ResultsError) as e:
+        results.validate(M3, d)
+    msg = str(e.value)
+    assert "models/lstm/test_nats" in msg and "'1.6' is not of type 'number'" in msg
+    assert "lab_source_sha256" in msg and "2 problems" in msg
+    p = tmp_path / "b.json"
+    p.write_text(json.dumps(d))
+    with pytest.raises(results.ResultsError, match="does not match"):
+        results.load_results(M3, p)
+
+
+def test_non_finite_numbers_are_rejected(tmp_path):
+    p = tmp_path / "nan.json"
+    p.write_text(M3.fixture.read_text().replace('"final_loss": 9.34', '"final_loss": NaN'))
+    with pytest.raises(results.ResultsError, match="non-finite"):
+        results.load_results(M3, p)
+    assert results.finite_or_none({"a": [1.0, float("nan"), float("inf")]}) == {"a": [1.0, None, None]}
