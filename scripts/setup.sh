@@ -23,5 +23,27 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# pdftotext (poppler-utils) reads the handout PDFs in their test (tests/js/handouts.test.mjs)
+if ! command -v pdftotext >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) \
+      || echo "note: could not install poppler-utils; the handout test will be skipped" >&2
+  else
+    echo "note: pdftotext is missing; the handout test will be skipped (apt-get install poppler-utils)" >&2
+  fi
+fi
+
+# Quarto: the version the Site workflow publishes with is named once, in .quarto-version
+want=$(tr -d '[:space:]' < .quarto-version)
+if command -v quarto >/dev/null 2>&1; then
+  have=$(quarto --version 2>/dev/null | tr -d '[:space:]')
+  if [ "$have" != "$want" ]; then
+    echo "note: quarto $have is installed, but the site is published with Quarto $want (.quarto-version):" >&2
+    echo "      the rendered-site tests will fail until you install $want (https://github.com/quarto-dev/quarto-cli/releases/tag/v$want)" >&2
+  fi
+else
+  echo "note: quarto is not on PATH; install Quarto $want (.quarto-version) to render the site and run its tests" >&2
+fi
+
 # the site's self-hosted JavaScript (vendor/), which the offline browser test serves
 $PY -m scripts.vendor_js >/dev/null

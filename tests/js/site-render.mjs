@@ -62,7 +62,8 @@ function render(dir, files) {
     throw new Error(r.status !== 0 ? `quarto render failed (exit ${r.status}):\n${log.slice(-4000)}`
       : `quarto render warned:\n${warnings.join("\n")}`);
   }
-  writeFileSync(join(work, "render.json"), JSON.stringify({renderSeconds}) + "\n");
+  const quartoVersion = execFileSync("quarto", ["--version"], {encoding: "utf8"}).trim();
+  writeFileSync(join(work, "render.json"), JSON.stringify({renderSeconds, quartoVersion}) + "\n");
   renameSync(work, dir);
   return renderSeconds;
 }
