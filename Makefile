@@ -4,7 +4,7 @@
 PY ?= python3
 SETTINGS ?= full
 
-.PHONY: setup notebooks data figures site test quick-build benchmark mutation clean
+.PHONY: setup notebooks data figures site handouts test quick-build benchmark mutation clean
 
 setup:
 	bash scripts/setup.sh
@@ -27,6 +27,12 @@ figures:
 
 site: setup notebooks data figures
 	$(PY) -m scripts.render_site
+
+# PDFs of the module page (A4, every box open, page numbers) and of the deck (one slide per page; and
+# with its speaker notes), printed by Chromium from the rendered site into _site/modules/03-sequence-models/
+# and linked from the page and the deck (scripts/handouts.mjs); the Site workflow publishes them
+handouts: site
+	node scripts/handouts.mjs
 
 # The tests write only to temporary directories: the work tree's git status, ignored files included,
 # must be the same after them as before, or `make test` fails and shows what appeared or changed.
