@@ -34,8 +34,8 @@ const SYMBOLS = {
   le: "≤", leq: "≤", ge: "≥", geq: "≥", ne: "≠", neq: "≠", ll: "≪", gg: "≫", in: "∈", notin: "∉",
   subset: "⊂", cup: "∪", cap: "∩", times: "×", cdot: "·", odot: "⊙", otimes: "⊗", oplus: "⊕",
   div: "÷", pm: "±", mp: "∓", to: "→", rightarrow: "→", leftarrow: "←", Rightarrow: "⇒",
-  Leftarrow: "⇐", leftrightarrow: "↔", mapsto: "↦", propto: "∝", mid: "|", vert: "|", lvert: "|",
-  rvert: "|", Vert: "‖", lVert: "‖", rVert: "‖", langle: "⟨", rangle: "⟩", lfloor: "⌊",
+  Leftarrow: "⇐", leftrightarrow: "↔", mapsto: "↦", propto: "∝", mid: "|", vert: "|", lvert: "\u0001|",
+  rvert: "|\u0002", Vert: "‖", lVert: "\u0001‖", rVert: "‖\u0002", langle: "⟨", rangle: "⟩", lfloor: "⌊",
   rfloor: "⌋", lceil: "⌈", rceil: "⌉", dots: "…", ldots: "…", cdots: "⋯", vdots: "⋮", sum: "∑",
   prod: "∏", int: "∫", sqrt: "√", forall: "∀", exists: "∃", neg: "¬", land: "∧", lor: "∨",
   ell: "ℓ", top: "⊤", prime: "′", circ: "∘", star: "⋆", ast: "∗", emptyset: "∅", "%": "%",
@@ -142,7 +142,10 @@ export function texToText(tex) {
     out += c === "-" ? "−" : c;
     i++;
   }
-  return out.replace(/∂ (?=[^\s=+−)/])/g, "∂").replace(/[ \t]+/g, " ").replace(/ ;/g, ";").trim();
+  // ‖W‖ and |V|, not ‖ W ‖: an opening bar (marked \u0001) takes no space after it, a closing
+  // one (\u0002) none before it
+  return out.replace(/∂ (?=[^\s=+−)/])/g, "∂").replace(/[ \t]+/g, " ").replace(/ ;/g, ";")
+    .replace(/\u0001([|‖]) ?/g, "$1").replace(/ ?([|‖])\u0002/g, "$1").trim();
 }
 
 // \(…\) and \[…\] in the index's text (HTML-escaped, as Quarto writes it)

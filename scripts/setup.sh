@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-python3}
 
-$PY -m pip install --quiet --disable-pip-version-check -r requirements.txt
+# (as root, pip warns about running as root on every install: a set-up warning nobody acts on)
+PIP_ROOT_USER_ACTION=ignore $PY -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
 if [ -f package-lock.json ]; then
   npm ci --silent --no-audit --no-fund
