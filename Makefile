@@ -1,38 +1,46 @@
-# Module 3 "Sequence Models": the lab, the build that measures it, the site that shows it.
+# The course: each module's lab, the build that measures it, the site that shows them.
 # `make site` and `make test` each do their own set-up first (scripts/setup.sh), so both work on a
-# fresh machine.  See README.md.
+# fresh machine.  See README.md.  This file alone puts the steps in order: build, page data, render.
+# MODULE=ID limits the module steps to one module (default: every module under modules/).
 PY ?= python3
 SETTINGS ?= full
+MODULE ?=
+ONE = $(if $(MODULE),--module $(MODULE))
 
-.PHONY: setup notebooks data figures site handouts test quick-build benchmark mutation clean
+.PHONY: setup notebooks data figures site handouts test quick-build benchmark mutation module clean
 
 setup:
 	bash scripts/setup.sh
 
-# the student notebook and the solution notebook, generated from the one lab source
+# each module's student notebook, generated from its one lab source
 notebooks:
-	$(PY) -m scripts.make_notebooks
+	$(PY) -m scripts.make_notebooks $(ONE)
 
-# run the lab (only if data/baselines.json is stale) and write data/ and the measured figures; compute the
-# briefing's worked examples with the lab's code (data/worked_examples.json, seconds); format both into
-# the committed page files (_variables.yml, modules/*/_generated/), which go in the same commit as data/
+# run each lab (only if data/<id>/results.json is stale) and write data/ and the measured figures; compute
+# the worked examples with the lab's code (data/<id>/worked_examples.json, seconds); format both into the
+# committed page files (modules/<id>/_metadata.yml and _generated/), which go in the same commit as data/
 data:
-	$(PY) -m scripts.build --settings $(SETTINGS)
-	$(PY) -m scripts.worked_examples
-	$(PY) -m scripts.site_data
+	$(PY) -m scripts.build --settings $(SETTINGS) $(ONE)
+	$(PY) -m scripts.worked_examples $(ONE)
+	$(PY) -m scripts.site_data $(ONE)
 
-# diagrams drawn by code (Figures 1 and 2)
+# diagrams drawn by code (figures/<id>/)
 figures:
-	$(PY) -m scripts.draw_diagrams
+	$(PY) -m scripts.draw_diagrams $(ONE)
 
 site: setup notebooks data figures
 	$(PY) -m scripts.render_site
 
-# PDFs of the module page (A4, every box open, page numbers) and of the deck (one slide per page; and
-# with its speaker notes), printed by Chromium from the rendered site into _site/modules/03-sequence-models/
-# and linked from the page and the deck (scripts/handouts.mjs); the Site workflow publishes them
+# PDFs of each module's page (A4, every box open, page numbers) and of its deck (one slide per page;
+# and with its speaker notes), printed by Chromium from the rendered site into _site/modules/<id>/ and
+# linked from the page and the deck (scripts/handouts.mjs); the Site workflow publishes them
 handouts: site
 	node scripts/handouts.mjs
+
+# a new module from the template (scripts/new_module.py): make module ID=04-attention TITLE="Attention"
+module:
+	@test -n "$(ID)" -a -n "$(TITLE)" || { echo 'usage: make module ID=04-attention TITLE="Attention"'; exit 2; }
+	$(PY) -m scripts.new_module --id "$(ID)" --title "$(TITLE)"
 
 # The tests write only to temporary directories: the work tree's git status, ignored files included,
 # must be the same after them as before, or `make test` fails and shows what appeared or changed.
@@ -50,10 +58,10 @@ test: setup
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
 quick-build: setup
-	$(PY) -m scripts.build --settings quick --force
+	$(PY) -m scripts.build --settings quick --force $(ONE)
 
 benchmark:
-	$(PY) -m scripts.benchmark
+	$(PY) -m scripts.benchmark $(ONE)
 
 # mutation testing (not part of `make test`; minutes): mutmut on the build and site code with the
 # fast tests, Stryker on the demo modules with their node tests, in a temporary copy of the project

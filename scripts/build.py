@@ -1,29 +1,32 @@
-"""Run Lab 3 and turn its measurements into data/baselines.json and the measured figures.
+"""Run a module's lab and turn its measurements into data/<id>/results.json and its measured figures.
 
-    python -m scripts.build --settings full            # the published numbers: data/, figures/
-    python -m scripts.build --settings quick           # about a minute; writes build/quick/ only
+    python -m scripts.build --settings full            # every module's published numbers: data/, figures/
+    python -m scripts.build --module ID --settings quick   # a minute or two; writes build/quick/ only
     python -m scripts.build --settings full --no-run   # check only: refuse if data/ is stale
-    python -m scripts.build --settings full --force    # re-run even if data/ is up to date
+    python -m scripts.build --module ID --force        # re-run even if data/ is up to date
+
+What is the module's comes from modules/<id>/module.yml and modules/<id>/build/ (scripts/course.py):
+its lab source, the keys of its measurements, its claims, its figures.
 
 Steps (timed, except the write; the times go into provenance.duration_s, with the total first):
 
- 1. notebook  the solution notebook, generated from lab/lab03_sequence_models.py (scripts/lab_source.py)
- 2. lab       executed with nbclient (kernel python3) in build/<settings>/, with LAB3_SETTINGS,
-              LAB3_DEVICE (when --device is given; the lab picks cuda when present), LAB3_CORPUS and
-              LAB3_RESULTS set; the executed notebook is kept there (lab03_executed.ipynb), also on
+ 1. notebook  the solution notebook, generated from the module's lab source (scripts/lab_source.py)
+ 2. lab       executed with nbclient (kernel python3) in build/<id>/<settings>/, with LAB_SETTINGS,
+              LAB_DEVICE (when --device is given; the lab picks cuda when present), LAB_CORPUS and
+              LAB_RESULTS set; the executed notebook is kept there (executed.ipynb), also on
               failure, so a failing cell can be read with its outputs.  The lab's last cell writes
-              its measurements (LAB3_RESULTS); its own phases become lab_<phase> entries.
- 3. claims    scripts/claims.py: each prose claim of the page, checked on the numbers.  At full
-              settings one failing claim fails the build, naming it, and nothing is written.
- 4. validate  against data/baselines.schema.json, provenance included.
- 5. figures   scripts/plot_results.py: figures/gradient-by-distance.svg, figures/clipping-demo.svg.
- 6. write     data/baselines.json and both figures, atomically (temp files, then renames): a build
+              its measurements (LAB_RESULTS); its own phases become lab_<phase> entries.
+ 3. claims    modules/<id>/build/claims.py: each prose claim of the pages, checked on the numbers.  At
+              full settings one failing claim fails the build, naming it, and nothing is written.
+ 4. validate  against data/<id>/results.schema.json, provenance included.
+ 5. figures   modules/<id>/build/plots.py: the measured figures, in figures/<id>/.
+ 6. write     data/<id>/results.json and the figures, atomically (temp files, then renames): a build
               that fails anywhere leaves the previous data/ and figures/ byte for byte as they were.
 
-An unchanged rebuild does not re-run the lab: when data/baselines.json is schema-valid, records the
+An unchanged rebuild does not re-run the lab: when data/<id>/results.json is schema-valid, records the
 current lab source hash and was measured with the requested settings, the build says it is up to
 date and exits 0.  Quick settings never write to the committed data/ and figures/: they write to
-build/quick/{data,figures}/ (or to --out DIR).
+build/quick/{data,figures}/<id>/ (or to --out DIR).
 
 Exit status: 0 built or up to date; 1 build failed (lab cell error, failed claim, schema); 2 refused
 (--no-run with stale data, quick settings aimed at the committed files, or a missing or wrong corpus,
@@ -51,13 +54,12 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 from scripts import claims as claims_mod
-from scripts import lab_source, paths, plot_results, results
+from scripts import course, lab_source, paths, results
 from scripts.files import atomic_write
 from scripts.paths import ROOT, rel
 from scripts.results import ResultsError
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")   # colors in IPython tracebacks
-MEASURED_KEYS = ("models", "gradient_by_distance", "clipping_demo", "samples", "sampling")
 PROVENANCE_FROM_LAB = ("settings", "settings_values", "seed", "device", "device_type", "torch",
                        "python", "numpy")
 
@@ -83,20 +85,22 @@ def log(msg: str = "") -> None:
 class Destination:
     """Where one build writes: its data file, its figures, and its work folder (executed notebook)."""
 
-    def __init__(self, settings: str, out: str | None):
+    def __init__(self, module: course.Module, settings: str, out: str | None):
         if out is None:
             base = ROOT if settings == "full" else paths.BUILD_DIR / "quick"
         else:
             base = Path(out).resolve()
+        self.module = module
         self.base = base
-        self.data = base / "data" / "baselines.json"
-        self.figures = base / "figures"
-        # the executed notebook and the lab's raw results: build/<settings>/ (or OUT/build/)
-        self.work = (paths.BUILD_DIR / settings) if base == ROOT or out is None else base / "build"
+        self.data = base / "data" / module.id / "results.json"
+        self.figures = base / "figures" / module.id
+        # the executed notebook and the lab's raw results: build/<id>/<settings>/ (or OUT/build/<id>/)
+        self.work = (paths.BUILD_DIR / module.id / settings) if base == ROOT or out is None \
+            else base / "build" / module.id
         self.committed = base == ROOT
 
     def outputs(self) -> list[Path]:
-        return [self.data] + [self.figures / n for n in results.FIGURE_NAMES]
+        return [self.data] + [self.figures / n for n in self.module.build.plots.FIGURE_NAMES]
 
 
 # --------------------------------------------------------------------------------------------
@@ -120,12 +124,12 @@ def utc_now() -> str:
 # --------------------------------------------------------------------------------------------
 # 1. the solution notebook
 # --------------------------------------------------------------------------------------------
-def solution_notebook():
+def solution_notebook(module: course.Module):
     """(notebook, lab source sha256 it was generated from)."""
     for _ in range(3):
-        before = results.lab_source_sha256()
-        nb = lab_source.solution_notebook()     # solutions in place, folded cells kept
-        if results.lab_source_sha256() == before:
+        before = results.lab_source_sha256(module)
+        nb = lab_source.solution_notebook(module)     # solutions in place, folded cells kept
+        if results.lab_source_sha256(module) == before:
             break
         log("lab source changed while the notebook was generated; generating again")
     else:
@@ -136,22 +140,22 @@ def solution_notebook():
 # --------------------------------------------------------------------------------------------
 # 2. execute
 # --------------------------------------------------------------------------------------------
-def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Path,
+def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Path | None,
             cell_timeout: int | None, echo: bool = True) -> Path:
     """Execute the notebook in dest.work; return the path of the lab's results JSON.  The executed
     notebook is written there whatever happens, so a failing cell can be read with its outputs."""
     dest.work.mkdir(parents=True, exist_ok=True)
     lab_results = dest.work / "lab_results.json"
-    executed = dest.work / "lab03_executed.ipynb"
+    executed = dest.work / "executed.ipynb"
     lab_results.unlink(missing_ok=True)
     executed.unlink(missing_ok=True)
-    device = device or os.environ.get("LAB3_DEVICE") or None     # else the lab picks cuda when present
+    device = device or os.environ.get("LAB_DEVICE") or None     # else the lab picks cuda when present
     env = lab_environment(settings, device, corpus, lab_results)
     client = EchoingClient(nb, echo=echo, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
                            record_timing=True, resources={"metadata": {"path": str(dest.work)}},
                            on_cell_executed=CellProgress(nb))
     log(f"executing the lab ({len(client.code_cells)} code cells) in {rel(dest.work)} "
-        f"[LAB3_SETTINGS={settings}, LAB3_DEVICE={device or '(lab decides)'}]")
+        f"[LAB_SETTINGS={settings}, LAB_DEVICE={device or '(lab decides)'}]")
     try:
         client.execute(env=env)
     except (CellExecutionError, CellTimeoutError, DeadKernelError, asyncio.CancelledError) as e:
@@ -161,17 +165,19 @@ def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Pa
     finally:
         nbformat.write(nb, executed)
     if not lab_results.exists():
-        raise BuildError(f"the lab ran to the end but wrote no results to LAB3_RESULTS ({lab_results}); "
+        raise BuildError(f"the lab ran to the end but wrote no results to LAB_RESULTS ({rel(lab_results)}); "
                          f"executed notebook: {rel(executed)}")
     return lab_results
 
 
-def lab_environment(settings: str, device: str | None, corpus: Path, lab_results: Path) -> dict:
-    """The kernel's environment: the LAB3_* settings the lab reads, and no interactive plotting."""
-    env = dict(os.environ, LAB3_SETTINGS=settings, LAB3_CORPUS=str(corpus), LAB3_RESULTS=str(lab_results),
+def lab_environment(settings: str, device: str | None, corpus: Path | None, lab_results: Path) -> dict:
+    """The kernel's environment: the LAB_* settings the lab reads, and no interactive plotting."""
+    env = dict(os.environ, LAB_SETTINGS=settings, LAB_RESULTS=str(lab_results),
                MPLBACKEND="agg", PYTHONUNBUFFERED="1")
+    if corpus is not None:
+        env["LAB_CORPUS"] = str(corpus)
     if device:
-        env["LAB3_DEVICE"] = device
+        env["LAB_DEVICE"] = device
     return env
 
 
@@ -258,27 +264,32 @@ def describe_failure(nb, exc, executed: Path) -> str:
 # --------------------------------------------------------------------------------------------
 # 3-6. results
 # --------------------------------------------------------------------------------------------
-def read_lab_results(path: Path, settings: str) -> dict:
+def read_lab_results(module: course.Module, path: Path, settings: str) -> dict:
     try:
         with open(path, encoding="utf-8") as f:
             lab = json.load(f, parse_constant=lambda name: float(name.replace("Infinity", "inf")))
     except (OSError, ValueError) as e:
-        raise BuildError(f"cannot read the lab's results {path}: {e}") from None
+        raise BuildError(f"cannot read the lab's results {rel(path)}: {e}") from None
     lab = results.finite_or_none(lab)   # the lab should write null for non-finite numbers; make sure
-    missing = [k for k in MEASURED_KEYS + ("lab_run",) if k not in lab]
+    missing = [k for k in measured_keys(module) + ["lab_run"] if k not in lab]
     if missing:
-        raise BuildError(f"the lab's results {path} lack {', '.join(missing)}")
+        raise BuildError(f"the lab's results {rel(path)} lack {', '.join(missing)}")
     run = lab["lab_run"]
     missing = [k for k in PROVENANCE_FROM_LAB + ("corpus_sha256",) if k not in run]
     if missing:
-        raise BuildError(f"the lab's results {path}: lab_run lacks {', '.join(missing)}")
+        raise BuildError(f"the lab's results {rel(path)}: lab_run lacks {', '.join(missing)}")
     if run["settings"] != settings:
         raise BuildError(f"the lab ran with settings '{run['settings']}' but the build asked for "
-                         f"'{settings}' (is LAB3_SETTINGS read by the lab?)")
+                         f"'{settings}' (is LAB_SETTINGS read by the lab?)")
     return lab
 
 
-def assemble(lab: dict, lab_sha: str, corpus_sha: str | None, started_at: str,
+def measured_keys(module: course.Module) -> list[str]:
+    """The top-level keys of the lab's results that hold its measurements (module.yml: lab.measured)."""
+    return list(module.lab.get("measured") or [])
+
+
+def assemble(module: course.Module, lab: dict, lab_sha: str, corpus_sha: str | None, started_at: str,
              durations: dict) -> dict:
     run = lab["lab_run"]
     prov = {k: run[k] for k in PROVENANCE_FROM_LAB}
@@ -286,26 +297,16 @@ def assemble(lab: dict, lab_sha: str, corpus_sha: str | None, started_at: str,
                 corpus_sha256=run.get("corpus_sha256") or corpus_sha,
                 started_at=started_at, duration_s=durations)
     data = {"schema_version": 1, "provenance": prov}
-    data.update({k: lab[k] for k in MEASURED_KEYS})
+    data.update({k: lab[k] for k in measured_keys(module)})
     data["claims"] = []
     return data
 
 
-def print_summary(data: dict) -> None:
-    log("results (test split):")
-    log(f"  {'model':<12}{'nats':>8}{'ppl':>9}{'bpc':>7}")
-    for k, r in data["models"].items():
-        log(f"  {k:<12}{r['test_nats']:>8.4f}{r['perplexity']:>9.3f}{r['bpc']:>7.3f}")
-    g = data["gradient_by_distance"]
-    c = data["clipping_demo"]
-    fg = g["forget_gate"]
-    log(f"  ||W|| {g['rnn_spectral_norm_W']:.3f}; RNN gradient: factor {g.get('rnn_factor_per_character')} per "
-        f"character, every float32 entry 0 from distance {g.get('rnn_first_all_zero_distance')}, a float32 norm "
-        f"reads 0 from {g.get('rnn_naive_norm_zero_distance')}; LSTM/RNN at 50: {g['lstm_rnn_ratio_at_50']}; "
-        f"forget gates: mean {fg['mean']:.3f}, above 0.9 {fg['share_above_0.9']:.3f}, above 0.99 "
-        f"{fg['share_above_0.99']:.3f}")
-    log(f"  clipping demo final loss: unclipped {c['unclipped']['final_loss']}, "
-        f"clipped {c['clipped']['final_loss']}")
+def print_summary(module: course.Module, data: dict) -> None:
+    """The module's own lines about what was measured (modules/<id>/build/summary.py), if it has them."""
+    if module.build.has("summary"):
+        for line in module.build.summary.summary(data):
+            log(line)
 
 
 def print_durations(d: dict) -> None:
@@ -331,35 +332,36 @@ class Timer:
         return {"total": round(time.perf_counter() - self.start, 3), **self.phases}
 
 
-def build(args) -> int:
+def build(module: course.Module, args) -> int:
     """The steps of the module docstring, in order; returns the exit status."""
-    dest = Destination(args.settings, args.out)
-    status = results.staleness(dest.data, args.settings, dest.figures)
+    dest = Destination(module, args.settings, args.out)
+    status = results.staleness(module, dest.data, args.settings, dest.figures)
     if args.from_results is None and not args.force:
         done = finish_if_up_to_date(status, dest)
         if done is not None:
             return done
     if args.no_run:
-        return refuse_to_run(status, dest, args.settings)
+        return refuse_to_run(module, status, dest, args.settings)
     if not status.fresh:
         log(f"building: {status.message}")
 
-    timer, started_at, corpus = Timer(), utc_now(), Path(args.corpus).resolve()
-    lab_results_path, lab_sha = run_lab(args, dest, corpus, timer)       # 1-2. notebook and lab
-    lab = read_lab_results(lab_results_path, args.settings)
+    timer, started_at = Timer(), utc_now()
+    corpus = Path(args.corpus).resolve() if args.corpus else module.corpus()    # None: the lab reads none
+    lab_results_path, lab_sha = run_lab(module, args, dest, corpus, timer)   # 1-2. notebook and lab
+    lab = read_lab_results(module, lab_results_path, args.settings)
     timer.phases.update(lab_phase_durations(lab))
-    data = assemble(lab, lab_sha, corpus_sha256(lab, corpus), started_at, timer.report())
-    print_summary(data)
+    data = assemble(module, lab, lab_sha, corpus_sha256(lab, corpus), started_at, timer.report())
+    print_summary(module, data)
     with timer.phase("claims"):                                          # 3. claims
-        data["claims"] = check_claims(data, args.settings, dest)
+        data["claims"] = check_claims(module, data, args.settings, dest)
     with timer.phase("validate"):                                        # 4. validate
-        results.validate(data, what="the assembled results")
+        results.validate(module, data, what="the assembled results")
     with timer.phase("figures"):                                         # 5. figures, in memory
-        figures = plot_results.draw_all(data)
+        figures = module.build.plots.draw_all(data)
     data["provenance"]["duration_s"] = timer.report()
-    write_results(data, figures, dest)                                   # 6. write, all at once
+    write_results(module, data, figures, dest)                           # 6. write, all at once
     print_durations(data["provenance"]["duration_s"])
-    if results.lab_source_sha256() != lab_sha:
+    if results.lab_source_sha256(module) != lab_sha:
         log("note: the lab source changed during the build; these results are already stale")
     return 0
 
@@ -372,48 +374,52 @@ def finish_if_up_to_date(status: results.Status, dest: Destination) -> int | Non
         return 0
     if status.state == "figures":
         log(status.message + "; redrawing them from the data (the lab is not re-run)")
-        figures = plot_results.draw_all(results.load_results(dest.data))
+        figures = dest.module.build.plots.draw_all(results.load_results(dest.module, dest.data))
         atomic_write({dest.figures / n: b for n, b in figures.items()})
         log("wrote " + ", ".join(rel(dest.figures / n) for n in figures))
         return 0
     return None
 
 
-def refuse_to_run(status: results.Status, dest: Destination, settings: str) -> int:
+def refuse_to_run(module: course.Module, status: results.Status, dest: Destination, settings: str) -> int:
     """--no-run and the data is not up to date: say why (both hashes when stale), exit status 2."""
     if status.state == "stale":
         log(f"refusing (--no-run): {rel(dest.data)} is stale.\n"
             f"  recorded lab_source_sha256: {status.recorded_sha256}\n"
-            f"  current  lab_source_sha256: {status.current_sha256} ({rel(paths.LAB_SOURCE)})\n"
-            f"  run `python -m scripts.build --settings {settings}` to re-measure")
+            f"  current  lab_source_sha256: {status.current_sha256} ({rel(module.lab_source)})\n"
+            f"  run `python -m scripts.build --module {module.id} --settings {settings}` to re-measure")
     else:
         log(f"refusing (--no-run): {status.message}\n"
-            f"  run `python -m scripts.build --settings {settings}` to measure")
+            f"  run `python -m scripts.build --module {module.id} --settings {settings}` to measure")
     return 2
 
 
-def run_lab(args, dest: Destination, corpus: Path, timer: Timer) -> tuple[Path, str]:
+def run_lab(module: course.Module, args, dest: Destination, corpus: Path | None, timer: Timer) -> tuple[Path, str]:
     """Steps 1-2: (the lab's results JSON, the lab source sha256 it was run from)."""
     if args.from_results:
         log(f"using the lab results in {args.from_results} (the lab is not executed)")
-        return Path(args.from_results), results.lab_source_sha256()
-    check_corpus(corpus)
+        return Path(args.from_results), results.lab_source_sha256(module)
+    check_corpus(module, corpus)
     with timer.phase("notebook"):
-        nb, lab_sha = solution_notebook()
+        nb, lab_sha = solution_notebook(module)
     with timer.phase("lab"):
         path = execute(nb, dest, args.settings, args.device, corpus, args.cell_timeout, echo=not args.quiet)
-    log(f"lab done in {timer.phases['lab']:.0f} s; executed notebook: {rel(dest.work / 'lab03_executed.ipynb')}")
+    log(f"lab done in {timer.phases['lab']:.0f} s; executed notebook: {rel(dest.work / 'executed.ipynb')}")
     return path, lab_sha
 
 
-def check_corpus(corpus: Path) -> None:
+def check_corpus(module: course.Module, corpus: Path | None) -> None:
     """Refuse a missing or wrong corpus before a kernel starts, with advice for the build (the lab's own
-    message tells a student to delete the file and download it again; the build never does either)."""
-    want = lab_source.lab_constant("CORPUS_SHA256")
-    advice = (f"Pass --corpus PATH or set LAB3_CORPUS to Tiny Shakespeare (sha256 {want}, "
-              f"{lab_source.lab_constant('CORPUS_URL')}); the build never downloads or replaces the corpus.")
-    if not corpus.is_file():
-        raise BuildRefused(f"corpus not found: {corpus}. {advice}")
+    message tells a student to delete the file and download it again; the build never does either).
+    The lab names its data's sha256 and address (CORPUS_SHA256, CORPUS_URL); a lab without them reads no corpus."""
+    try:
+        want = lab_source.lab_constant("CORPUS_SHA256", module)
+    except KeyError:
+        return
+    advice = (f"Pass --corpus PATH or set LAB_CORPUS to the lab's corpus (sha256 {want}, "
+              f"{lab_source.lab_constant('CORPUS_URL', module)}); the build never downloads or replaces the corpus.")
+    if corpus is None or not corpus.is_file():
+        raise BuildRefused(f"corpus not found: {corpus or '(module.yml names no lab.corpus)'}. {advice}")
     got = results.sha256_file(corpus)
     if got != want:
         raise BuildRefused(f"{corpus} is not the corpus the lab was written for: its sha256 is {got}. {advice}")
@@ -425,9 +431,9 @@ def lab_phase_durations(lab: dict) -> dict[str, float]:
             if isinstance(v, (int, float)) and math.isfinite(v) and v >= 0}
 
 
-def corpus_sha256(lab: dict, corpus: Path) -> str | None:
+def corpus_sha256(lab: dict, corpus: Path | None) -> str | None:
     """The corpus file's sha256 (None when absent), which must be the one the lab reports reading."""
-    if not corpus.exists():
+    if corpus is None or not corpus.exists():
         return None
     sha = results.sha256_file(corpus)
     if lab["lab_run"].get("corpus_sha256") not in (None, sha):
@@ -436,16 +442,16 @@ def corpus_sha256(lab: dict, corpus: Path) -> str | None:
     return sha
 
 
-def check_claims(data: dict, settings: str, dest: Destination) -> list[dict]:
+def check_claims(module: course.Module, data: dict, settings: str, dest: Destination) -> list[dict]:
     """Step 3: every claim evaluated and reported.  At full settings a failed claim stops the build
     (the measured results are kept beside the executed notebook, not written)."""
-    evaluated = claims_mod.evaluate(data)
+    evaluated = claims_mod.evaluate(module, data)
     bad = claims_mod.failed(evaluated)
     log(f"claims ({len(evaluated) - len(bad)} of {len(evaluated)} hold"
         f"{'' if settings == 'full' else '; quick settings: reported, not enforced'}):")
     log(claims_mod.report(evaluated))
     if bad and settings == "full":
-        rejected = dest.work / "baselines.rejected.json"
+        rejected = dest.work / "results.rejected.json"
         rejected.parent.mkdir(parents=True, exist_ok=True)
         rejected.write_text(results.dumps({**data, "claims": evaluated}), encoding="utf-8")
         raise BuildError("claims that no longer hold: " + ", ".join(r["name"] for r in bad)
@@ -453,10 +459,10 @@ def check_claims(data: dict, settings: str, dest: Destination) -> list[dict]:
     return evaluated
 
 
-def write_results(data: dict, figures: dict[str, bytes], dest: Destination) -> None:
+def write_results(module: course.Module, data: dict, figures: dict[str, bytes], dest: Destination) -> None:
     """Step 6: the data file and every measured figure, all at once (all change or none does)."""
     text = results.dumps(data)
-    results.validate(json.loads(text), what="the results to write")
+    results.validate(module, json.loads(text), what="the results to write")
     files = {dest.data: text, **{dest.figures / n: b for n, b in figures.items()}}
     atomic_write(files)
     log("wrote " + ", ".join(rel(p) for p in files))
@@ -471,11 +477,11 @@ def parse_args(argv=None):
     ap.add_argument("--no-run", action="store_true",
                     help="never execute the lab: succeed if the results are up to date, refuse if not")
     ap.add_argument("--force", action="store_true", help="re-run the lab even if the results are up to date")
-    ap.add_argument("--out", help="write DIR/data/baselines.json and DIR/figures/ (quick default: build/quick)")
-    ap.add_argument("--device", choices=("cuda", "cpu"), help="LAB3_DEVICE for the lab (default: the lab "
+    course.add_module_argument(ap)
+    ap.add_argument("--out", help="write DIR/data/<id>/results.json and DIR/figures/<id>/ (quick default: build/quick)")
+    ap.add_argument("--device", choices=("cuda", "cpu"), help="LAB_DEVICE for the lab (default: the lab "
                     "picks cuda when available)")
-    ap.add_argument("--corpus", default=str(paths.corpus()),
-                    help="tinyshakespeare.txt (default: $LAB3_CORPUS or ../shared/data/tinyshakespeare.txt)")
+    ap.add_argument("--corpus", help="the lab's data file (default: $LAB_CORPUS, else module.yml's lab.corpus)")
     ap.add_argument("--cell-timeout", type=int, default=3600, help="seconds per cell (default 3600)")
     ap.add_argument("--quiet", action="store_true", help="do not echo the lab's printed lines")
     ap.add_argument("--from-results", metavar="LAB_RESULTS_JSON",
@@ -505,17 +511,37 @@ def acquire_lock(dest: Destination):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if args.settings == "quick" and Destination(args.settings, args.out).committed:
+    try:
+        modules = course.selected(args.module)
+    except course.ModuleError as e:
+        log(f"refusing: {e}")
+        return 2
+    if args.from_results and len(modules) != 1:
+        log("refusing: --from-results needs --module ID")
+        return 2
+    status = 0
+    for module in modules:
+        if len(modules) > 1:
+            log(f"== {module.id}")
+        status = build_one(module, args)
+        if status:
+            return status
+    return status
+
+
+def build_one(module: course.Module, args) -> int:
+    dest = Destination(module, args.settings, args.out)
+    if args.settings == "quick" and dest.committed:
         log("refusing: quick settings must not write the committed data/ and figures/ "
             "(use --out DIR or the default build/quick/)")
         return 2
     try:
-        lock = acquire_lock(Destination(args.settings, args.out))
+        lock = acquire_lock(dest)
     except BuildError as e:
         log(f"refusing: {e}")
         return 2
     try:
-        return build(args)
+        return build(module, args)
     except KeyboardInterrupt:
         log(INTERRUPTED)
         return 130

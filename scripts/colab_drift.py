@@ -1,18 +1,19 @@
-"""The guard against Colab drift: run the STUDENT notebook as a student who ticks every folded
+"""The guard against Colab drift: run each module's STUDENT notebook as a student who ticks every folded
 solution would, at quick settings on a CPU, with whatever torch, numpy and matplotlib are installed
 (the scheduled workflow .github/workflows/colab-drift.yml installs the newest of each, unpinned, as
 Colab moves), and fail loudly, naming the versions, when any cell fails or any checkpoint does.
 
-    python -m scripts.colab_drift                       # the committed lab/lab03_sequence_models.ipynb
-    python -m scripts.colab_drift --out build/drift     # where the executed notebook is kept (default)
-    python -m scripts.colab_drift --corpus PATH         # else $LAB3_CORPUS, else ../shared/data/, else the lab downloads it
+    python -m scripts.colab_drift                       # every module's committed lab/<id>/<lab>.ipynb
+    python -m scripts.colab_drift --module 03-sequence-models
+    python -m scripts.colab_drift --out build/drift     # where the executed notebooks are kept (default; one folder per module)
+    python -m scripts.colab_drift --corpus PATH         # else $LAB_CORPUS, else the module's lab.corpus, else the lab downloads it
 
-Exit status: 0 every cell ran and every checkpoint passed (the Challenge included), 1 a cell failed
-or a checkpoint did not pass (the versions, the failing cell and its error are printed), 2 the
-notebook has no solution to tick (it is not the student notebook this script knows).
+Exit status: 0 every cell ran and every checkpoint passed (an optional challenge included), 1 a cell
+failed or a checkpoint did not pass (the versions, the failing cell and its error are printed), 2 a
+notebook has no solution to tick (it is not a student notebook) or there is none.
 
-Needs only nbformat, nbclient and ipykernel beside what the notebook imports (no project package
-is imported), so the workflow installs nothing pinned by requirements.txt.
+Needs only nbformat, nbclient, ipykernel and pyyaml beside what the notebooks import (no project
+package is imported), so the workflow installs nothing pinned by requirements.txt.
 """
 from __future__ import annotations
 
@@ -27,19 +28,30 @@ import time
 from pathlib import Path
 
 import nbformat
+import yaml
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOK = ROOT / "lab" / "lab03_sequence_models.ipynb"
 TICK = re.compile(r'^use_solution = False(\s*#@param \{type:"boolean"\})$', re.M)
-SHARED_CORPUS = ROOT.parent / "shared" / "data" / "tinyshakespeare.txt"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # what Colab ships and the notebook imports; nbclient/ipykernel run it here
 PACKAGES = ("torch", "numpy", "matplotlib", "nbclient", "ipykernel")
-# the checkpoints a run with every solution ticked must pass (the Challenge's too)
-CHECKPOINTS = ("Checkpoint 1 (Exercise 1", "Checkpoint 2 (Exercise 2", "Checkpoint 3B (Exercise 3B",
-               "Checkpoint 4 (Exercise 4", "Checkpoint 5 (Exercise 5", "Challenge checkpoint")
+
+
+def modules() -> dict[str, dict]:
+    """Every module (modules/<id>/module.yml) with a lab: {id: {notebook, corpus}}."""
+    out = {}
+    for info in sorted((ROOT / "modules").glob("*/module.yml")):
+        m = yaml.safe_load(info.read_text(encoding="utf-8")) or {}
+        lab = m.get("lab") or {}
+        if not lab.get("source"):
+            continue
+        mid = info.parent.name
+        corpus = lab.get("corpus")
+        out[mid] = {"notebook": ROOT / "lab" / mid / Path(lab["source"]).with_suffix(".ipynb").name,
+                    "corpus": (ROOT / corpus).resolve() if corpus else None}
+    return out
 
 
 def versions() -> dict[str, str]:
@@ -100,34 +112,29 @@ def summary(text: str) -> None:
             f.write(text + "\n")
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--notebook", type=Path, default=NOTEBOOK)
-    ap.add_argument("--out", type=Path, default=ROOT / "build" / "drift",
-                    help="folder for the executed notebook and the lab's results (default build/drift)")
-    ap.add_argument("--corpus", type=Path, default=None, help="Tiny Shakespeare (else $LAB3_CORPUS, else ../shared/data/, else the lab downloads it)")
-    ap.add_argument("--timeout", type=int, default=900, help="seconds per cell (default 900)")
-    args = ap.parse_args(argv)
+def shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
-    v = versions()
-    print(f"colab_drift: versions: {versions_line(v)}", flush=True)
-    nb = nbformat.read(args.notebook, as_version=4)
+
+def run_notebook(path: Path, out: Path, corpus: Path | None, timeout: int, v: dict) -> int:
+    nb = nbformat.read(path, as_version=4)
     ticked = tick_every_solution(nb)
     if ticked == 0:
-        print(f"colab_drift: no `use_solution = False` box found in {args.notebook}: is it the student notebook?")
+        print(f"colab_drift: no `use_solution = False` box found in {path}: is it a student notebook?")
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
-    executed = args.out / "lab03_drift_executed.ipynb"
-    env = dict(os.environ, LAB3_SETTINGS="quick", LAB3_DEVICE="cpu", MPLBACKEND="Agg",
-               LAB3_RESULTS=str(args.out / "lab_results.json"))
-    # the corpus as the build finds it (../shared/data beside the project), else the lab's own search
-    corpus = args.corpus or (None if os.environ.get("LAB3_CORPUS") else SHARED_CORPUS)
+    out.mkdir(parents=True, exist_ok=True)
+    executed = out / f"{path.stem}_drift_executed.ipynb"
+    env = dict(os.environ, LAB_SETTINGS="quick", LAB_DEVICE="cpu", MPLBACKEND="Agg",
+               LAB_RESULTS=str(out / "lab_results.json"))
     if corpus and corpus.exists():
-        env["LAB3_CORPUS"] = str(corpus.resolve())
-    print(f"colab_drift: running {args.notebook.name} with all {ticked} solutions ticked "
-          f"(LAB3_SETTINGS=quick, LAB3_DEVICE=cpu) in {args.out}", flush=True)
-    client = NotebookClient(nb, kernel_name="python3", timeout=args.timeout, allow_errors=False,
-                            resources={"metadata": {"path": str(args.out)}})
+        env["LAB_CORPUS"] = str(corpus.resolve())
+    print(f"colab_drift: running {shown(path)} with all {ticked} solutions ticked "
+          f"(LAB_SETTINGS=quick, LAB_DEVICE=cpu) in {out}", flush=True)
+    client = NotebookClient(nb, kernel_name="python3", timeout=timeout, allow_errors=False,
+                            resources={"metadata": {"path": str(out)}})
     t0 = time.monotonic()
     failure = None
     try:
@@ -137,22 +144,54 @@ def main(argv=None) -> int:
     finally:
         nbformat.write(nb, executed)
     seconds = time.monotonic() - t0
-    out = printed(nb)
+    text = printed(nb)
     if failure is None:
-        missing = [c for c in CHECKPOINTS if f"✅ {c}" not in out]
-        if "❌" in out or missing:
-            failure = ("a checkpoint did not pass: " + (f"missing ✅ for {missing}" if missing else "")
-                       + "".join(f"\n    {ln}" for ln in out.splitlines() if "❌" in ln))
+        passed = [ln for ln in text.splitlines() if ln.startswith("✅")]
+        failed = [ln for ln in text.splitlines() if "❌" in ln]
+        # every ticked solution is followed by its checkpoint: at least as many passes as solutions
+        if failed or len(passed) < ticked:
+            failure = (f"a checkpoint did not pass ({len(passed)} passed for {ticked} ticked solutions)"
+                       + "".join(f"\n    {ln}" for ln in failed))
+    name = shown(path)
     if failure:
-        msg = (f"COLAB DRIFT: the student notebook FAILED with every solution ticked on\n    {versions_line(v)}\n"
+        msg = (f"COLAB DRIFT: {name} FAILED with every solution ticked on\n    {versions_line(v)}\n"
                f"{failure}\nexecuted notebook with its outputs: {executed}")
         print("\n" + "=" * 100 + "\n" + msg + "\n" + "=" * 100, file=sys.stderr, flush=True)
-        summary(f"### ❌ Colab drift: the student notebook fails\n\n```\n{msg}\n```")
+        summary(f"### ❌ Colab drift: {name} fails\n\n```\n{msg}\n```")
         return 1
-    msg = f"the student notebook passed every checkpoint in {seconds:.0f} s on {versions_line(v)}"
+    msg = f"{name} passed every checkpoint in {seconds:.0f} s on {versions_line(v)}"
     print(f"colab_drift: OK: {msg}")
     summary(f"### ✅ Colab drift: {msg}")
     return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--module", help="one module's id (default: every module with a lab)")
+    ap.add_argument("--notebook", type=Path, help="a notebook to run instead of the modules' own")
+    ap.add_argument("--out", type=Path, default=ROOT / "build" / "drift",
+                    help="folder for the executed notebooks and the labs' results (default build/drift)")
+    ap.add_argument("--corpus", type=Path, default=None,
+                    help="the lab's data (else $LAB_CORPUS, else the module's lab.corpus, else the lab downloads it)")
+    ap.add_argument("--timeout", type=int, default=900, help="seconds per cell (default 900)")
+    args = ap.parse_args(argv)
+
+    v = versions()
+    print(f"colab_drift: versions: {versions_line(v)}", flush=True)
+    if args.notebook:
+        runs = {args.notebook.stem: {"notebook": args.notebook.resolve(), "corpus": None}}
+    else:
+        runs = modules()
+        if args.module:
+            runs = {k: m for k, m in runs.items() if k == args.module}
+    if not runs:
+        print(f"colab_drift: no module with a lab{f' named {args.module}' if args.module else ''}")
+        return 2
+    worst = 0
+    for mid, m in runs.items():
+        corpus = args.corpus or (None if os.environ.get("LAB_CORPUS") else m["corpus"])
+        worst = max(worst, run_notebook(m["notebook"], args.out / mid, corpus, args.timeout, v))
+    return worst
 
 
 if __name__ == "__main__":

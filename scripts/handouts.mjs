@@ -4,13 +4,13 @@
 //   node scripts/handouts.mjs            # from _site/ (render it first: `make site` or `quarto render`)
 //   node scripts/handouts.mjs DIR        # from another rendered site
 //
-// Writes, beside the module page in the site (so the Site workflow publishes them with it):
-//   modules/03-sequence-models/sequence-models.pdf   the module page, A4: every callout open (the
+// Writes, for each module, beside its page in the site (so the Site workflow publishes them with it):
+//   modules/<id>/<id>.pdf           the module page, A4: every callout open (the
 //        answers and the After-the-Lab boxes), each demo drawn as the static figure of its default
 //        settings, equations typeset with their numbers, cross-references as text, page numbers
 //        ("page N of M") in the footer, the site's version and the data's provenance at the end;
-//   modules/03-sequence-models/slides.pdf            the deck, one slide per page (reveal.js's ?print-pdf);
-//   modules/03-sequence-models/slides-notes.pdf      the deck with each slide's speaker notes on the
+//   modules/<id>/slides.pdf         the deck, one slide per page (reveal.js's ?print-pdf);
+//   modules/<id>/slides-notes.pdf   the deck with each slide's speaker notes on the
 //        page after it (reveal.js's showNotes=separate-page): two pages per slide.
 // and then links them from the module page (under "Present") and from the deck's title slide: the
 // links exist only where the PDFs do.  Run again on the same _site/, it replaces the PDFs and
@@ -21,16 +21,19 @@
 // Exit status: 0 written; 1 a page did not get ready (a demo left blank, a formula untypeset) or the
 // site is not rendered; 2 no Chromium.
 import {createServer} from "node:http";
-import {existsSync, readFileSync, statSync, writeFileSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from "node:fs";
 import {readFile} from "node:fs/promises";
 import {extname, join, normalize, resolve, dirname} from "node:path";
 import {fileURLToPath} from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const MODULE_DIR = "modules/03-sequence-models";
-export const PAGE = `${MODULE_DIR}/index.html`;
-export const DECK = `${MODULE_DIR}/slides.html`;
-export const OUTPUTS = {page: "sequence-models.pdf", slides: "slides.pdf", notes: "slides-notes.pdf"};
+/** The handouts of module `id`: its page and deck in the site, and the PDF names written beside them. */
+export const handoutsOf = (id) => ({page: `modules/${id}/index.html`, deck: `modules/${id}/slides.html`,
+  outputs: {page: `${id}.pdf`, slides: "slides.pdf", notes: "slides-notes.pdf"}});
+/** The modules of a rendered site: folders modules/<id>/ with a page and a deck. */
+export const modulesIn = (site) => (existsSync(join(site, "modules")) ? readdirSync(join(site, "modules"), {withFileTypes: true})
+  .filter((e) => e.isDirectory() && existsSync(join(site, "modules", e.name, "index.html")) && existsSync(join(site, "modules", e.name, "slides.html")))
+  .map((e) => e.name).sort() : []);
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
@@ -101,7 +104,7 @@ async function demosDrawn(page) {
     .map((d) => d.className));
 }
 
-export async function modulePagePdf(browser, origin) {
+export async function modulePagePdf(browser, origin, PAGE) {
   const {context, page, errors} = await localPage(browser, origin, {width: LAYOUT_WIDTH, height: 1200});
   try {
     await page.goto(`${origin}/${PAGE}`, {waitUntil: "load"});
@@ -176,7 +179,7 @@ export async function modulePagePdf(browser, origin) {
   }
 }
 
-export async function deckPdf(browser, origin, {notes = false} = {}) {
+export async function deckPdf(browser, origin, DECK, {notes = false} = {}) {
   const {context, page, errors} = await localPage(browser, origin, {width: 1280, height: 720});
   try {
     await page.goto(`${origin}/${DECK}?print-pdf${notes ? "&showNotes=separate-page" : ""}`, {waitUntil: "load"});
@@ -211,7 +214,7 @@ export function withLinks(html, after, block) {
   return cleaned.slice(0, at) + `\n${LINKS_START}${block}${LINKS_END}\n` + cleaned.slice(at);
 }
 
-function addLinks(site) {
+function addLinks(site, {page: PAGE, deck: DECK, outputs: OUTPUTS}) {
   const pageFile = join(site, PAGE), deckFile = join(site, DECK);
   const pageLinks = `<p class="handouts">Handouts (PDF): <a href="${OUTPUTS.page}">this page</a>, ` +
     `<a href="${OUTPUTS.slides}">the slides</a> (one per page) and <a href="${OUTPUTS.notes}">the slides with their speaker notes</a>.</p>`;
@@ -227,31 +230,37 @@ function addLinks(site) {
 }
 
 export async function makeHandouts(site, {log = console.log} = {}) {
-  if (!existsSync(join(site, PAGE)) || !existsSync(join(site, DECK)))
-    throw Object.assign(new Error(`${site} has no rendered ${PAGE} and ${DECK}: render the site first (make site)`), {code: 1});
+  const ids = modulesIn(site);
+  if (!ids.length)
+    throw Object.assign(new Error(`${site} has no rendered module page and deck (modules/<id>/index.html, slides.html): render the site first (make site)`), {code: 1});
   if (!existsSync(CHROMIUM))
     throw Object.assign(new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (scripts/setup.sh does as root), or set $CHROMIUM`), {code: 2});
   const {chromium} = await import("playwright-core");
   const server = await serve(site);
   const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true});
-  const written = {}, facts = {};
+  const done = {};
   try {
-    const t0 = Date.now();
-    ({pdf: written.page, facts: facts.page} = await modulePagePdf(browser, server.origin));
-    ({pdf: written.slides, slides: facts.slides} = await deckPdf(browser, server.origin));
-    ({pdf: written.notes} = await deckPdf(browser, server.origin, {notes: true}));
-    for (const [key, bytes] of Object.entries(written)) {
-      const file = join(site, MODULE_DIR, OUTPUTS[key]);
-      writeFileSync(file, bytes);
-      log(`handouts: ${file} (${(bytes.length / 1024).toFixed(0)} KiB)`);
+    for (const id of ids) {
+      const h = handoutsOf(id), t0 = Date.now();
+      const written = {}, facts = {};
+      ({pdf: written.page, facts: facts.page} = await modulePagePdf(browser, server.origin, h.page));
+      ({pdf: written.slides, slides: facts.slides} = await deckPdf(browser, server.origin, h.deck));
+      ({pdf: written.notes} = await deckPdf(browser, server.origin, h.deck, {notes: true}));
+      const files = {};
+      for (const [key, bytes] of Object.entries(written)) {
+        files[key] = join(site, "modules", id, h.outputs[key]);
+        writeFileSync(files[key], bytes);
+        log(`handouts: ${files[key]} (${(bytes.length / 1024).toFixed(0)} KiB)`);
+      }
+      addLinks(site, h);
+      log(`handouts: linked from ${h.page} and ${h.deck} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      done[id] = {files, facts};
     }
-    addLinks(site);
-    log(`handouts: linked from ${PAGE} and ${DECK} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   } finally {
     await browser.close();
     await server.close();
   }
-  return {files: Object.fromEntries(Object.keys(written).map((k) => [k, join(site, MODULE_DIR, OUTPUTS[k])])), facts};
+  return done;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,7 @@
 """The lab's one source, and everything derived from it.
 
-`lab/lab03_sequence_models.py` is a jupytext percent-format notebook. Solutions are marked like
+A module's lab source (`lab/<id>/<name>.py`, named in its module.yml) is a jupytext percent-format
+notebook. Solutions are marked like
 nbgrader's, inside exercise cells:
 
     ### BEGIN SOLUTION (TODO: what the student must write)
@@ -8,7 +9,7 @@ nbgrader's, inside exercise cells:
     ### END SOLUTION
 
 Cell tags say what each cell is: `def` (only defines things: safe to execute in tests),
-`exercise-N`, `hint-N`, `checkpoint-N`. From this one file come:
+`exercise-N`, `hint-N`, `checkpoint-N`, `listed` (its functions are shown on the module's page). From this one file come:
 
 - the student notebook: each solution region becomes `# TODO` + `raise NotImplementedError`, and a
   folded (Colab form) solution cell follows the exercise (above its checkpoint),
@@ -16,10 +17,12 @@ Cell tags say what each cell is: `def` (only defines things: safe to execute in 
 - the solution notebook the build executes: the same cells, with the solutions in place;
 - `load_lab()`: the lab's definition cells executed into a namespace, which the tests and the site
   use, so they exercise the very code the notebook runs;
-- `function_source()`: the source of one function, for the site's code listings;
+- `function_source()`: the source of one function, for the site's code listings (`listed_functions()`);
 - `lab_constant()`: a constant the lab defines (e.g. Lab 1's test values), for the build's checks.
 
-    python -m scripts.make_notebooks     # writes the student notebook
+Every function takes the lab: a module (`course.module(id)`) or the path of a lab source.
+
+    python -m scripts.make_notebooks     # writes the student notebooks
 """
 from __future__ import annotations
 
@@ -31,15 +34,19 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from scripts import paths
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: \(TODO: (?P<todo>.*)\))?\s*$")
 END = re.compile(r"^[ \t]*### END SOLUTION\s*$")
 DEF = re.compile(r"^def (?P<name>\w+)\(")
 
 
-def source_sha256(path: Path | None = None) -> str:
-    return hashlib.sha256(Path(path or paths.LAB_SOURCE).read_bytes()).hexdigest()
+def lab_path(lab) -> Path:
+    """The lab source of a module (anything with .lab_source) or a path given as it is."""
+    return Path(getattr(lab, "lab_source", lab))
+
+
+def source_sha256(lab) -> str:
+    return hashlib.sha256(lab_path(lab).read_bytes()).hexdigest()
 
 
 def _tags(cell) -> list[str]:
@@ -89,8 +96,8 @@ def stub_code(code: str, exercise: str) -> str:
     return "\n".join(out)
 
 
-def read_source(path: Path | None = None):
-    return jupytext.read(path or paths.LAB_SOURCE)
+def read_source(lab):
+    return jupytext.read(lab_path(lab))
 
 
 def _folded_solution_cell(exercise: str, code: str):
@@ -116,12 +123,12 @@ def _folded_solution_cell(exercise: str, code: str):
                                                        "jupyter": {"source_hidden": True}})
 
 
-def build_notebook(mode: str, path: Path | None = None):
+def build_notebook(mode: str, lab):
     """mode 'student': stubs, each followed by its folded solution cell (above the checkpoint). mode 'solution':
     solutions in place (the folded solution cells stay, unticked, so the build also executes them)."""
     if mode not in ("student", "solution"):
         raise ValueError(f"mode must be 'student' or 'solution', not {mode!r}")
-    source = read_source(path)
+    source = read_source(lab)
     cells = []
     for cell in source.cells:
         exercise = _tag_suffix(cell, "exercise")
@@ -149,31 +156,40 @@ def build_notebook(mode: str, path: Path | None = None):
     return nb
 
 
-def student_notebook(path: Path | None = None):
-    return build_notebook("student", path)
+def student_notebook(lab):
+    return build_notebook("student", lab)
 
 
-def solution_notebook(path: Path | None = None):
-    return build_notebook("solution", path)
+def solution_notebook(lab):
+    return build_notebook("solution", lab)
 
 
 def notebook_text(nb) -> str:
     return nbformat.writes(nb) + "\n"
 
 
-def load_lab(mode: str = "solution", path: Path | None = None) -> dict:
+def load_lab(lab, mode: str = "solution") -> dict:
     """Executes the lab's definition cells (tag `def`) and returns their namespace. Nothing is trained or
     read from disk: those cells only import, configure and define."""
-    namespace = {"__name__": "lab03"}
-    for cell in build_notebook(mode, path).cells:
+    namespace = {"__name__": "lab"}
+    for cell in build_notebook(mode, lab).cells:
         if cell.cell_type == "code" and "def" in _tags(cell):
             exec(compile(cell.source, f"<lab cell {cell.id}>", "exec"), namespace)  # noqa: S102
     return namespace
 
 
-def function_source(name: str, path: Path | None = None) -> str:
+def listed_functions(lab) -> list[str]:
+    """The functions the module's page lists: those defined in the lab's cells tagged `listed`."""
+    names = []
+    for cell in read_source(lab).cells:
+        if cell.cell_type == "code" and "listed" in _tags(cell):
+            names += [m.group("name") for m in map(DEF.match, cell.source.splitlines()) if m]
+    return names
+
+
+def function_source(name: str, lab) -> str:
     """The solution source of a top-level function defined in the lab (for the site's listings)."""
-    for cell in build_notebook("solution", path).cells:
+    for cell in build_notebook("solution", lab).cells:
         if cell.cell_type != "code" or "def" not in _tags(cell):
             continue
         lines = cell.source.splitlines()
@@ -183,13 +199,13 @@ def function_source(name: str, path: Path | None = None) -> str:
                 while end < len(lines) and (not lines[end].strip() or lines[end][:1] in " \t#"):
                     end += 1
                 return "\n".join(lines[start:end]).rstrip() + "\n"
-    raise KeyError(f"no function {name!r} in {path or paths.LAB_SOURCE}")
+    raise KeyError(f"no function {name!r} in {lab_path(lab)}")
 
 
-def lab_constant(name: str, path: Path | None = None):
+def lab_constant(name: str, lab):
     """The literal value the lab source assigns to the top-level name `name` (e.g. LAB1_TEST_NATS),
     read without running the lab, so that the build checks against the lab's own value, not a copy."""
-    path = Path(path or paths.LAB_SOURCE)
+    path = lab_path(lab)
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
             return ast.literal_eval(node.value)

@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from scripts import paths
+from scripts import course, paths
 
 TARGET = 80.0                                      # percent of mutants killed
 REPORTS = paths.BUILD_DIR / "mutation"
@@ -93,8 +93,9 @@ def set_mutmut_scope(copy: Path, files: list[str], tests: list[str]) -> None:
 def run_mutmut(copy: Path) -> tuple[int, int]:
     """mutmut once per group (each module against the tests written for it, so that a run takes
     minutes); the counts added up, the survivors listed in build/mutation/mutmut-results.txt."""
-    # the corpus stays where it is (the copy has no ../shared beside it)
-    env = dict(os.environ, OMP_NUM_THREADS="1", LAB3_CORPUS=str(paths.corpus()))
+    # each lab's corpus stays where it is (the copy has no ../shared beside it); one corpus per run
+    corpora = [m.corpus() for m in course.modules() if m.corpus() is not None]
+    env = dict(os.environ, OMP_NUM_THREADS="1", **({"LAB_CORPUS": str(corpora[0])} if corpora else {}))
     mark_not_mutated(copy)
     mutmut = [sys.executable, "-m", "mutmut"]
     caught = counted = 0

@@ -1,12 +1,13 @@
-"""The measured results file, data/baselines.json: load, validate, check staleness.
+"""A module's measured results file, data/<id>/results.json: load, validate, check staleness.
 
 Shared by the build (scripts/build.py), the site's pre-render (scripts/site_data.py) and the tests.
 
-    from scripts import results
-    data = results.load_results()          # validated against data/baselines.schema.json
-    status = results.staleness()           # Status(fresh=..., state=..., message=...)
+    from scripts import course, results
+    m = course.module(ID)
+    data = results.load_results(m)         # validated against data/<id>/results.schema.json
+    status = results.staleness(m)          # Status(fresh=..., state=..., message=...)
 
-Run it to print the state of the committed file:  python -m scripts.results
+Run it to print the state of every module's committed file:  python -m scripts.results [--module ID]
 """
 from __future__ import annotations
 
@@ -17,11 +18,8 @@ import math
 import sys
 from pathlib import Path
 
-from scripts import paths
+from scripts import course
 from scripts.paths import rel
-
-# the measured figures the build draws from the data (the diagrams are drawn by draw_diagrams.py)
-FIGURE_NAMES = ("gradient-rnn.svg", "gradient-by-distance.svg", "clipping-demo.svg")
 
 
 class ResultsError(Exception):
@@ -31,16 +29,16 @@ class ResultsError(Exception):
 # --------------------------------------------------------------------------------------------
 # schema
 # --------------------------------------------------------------------------------------------
-def load_schema() -> dict:
-    with open(paths.SCHEMA_PATH, encoding="utf-8") as f:
+def load_schema(module: course.Module) -> dict:
+    with open(module.schema, encoding="utf-8") as f:
         return json.load(f)
 
 
-def schema_errors(data) -> list[str]:
+def schema_errors(module: course.Module, data) -> list[str]:
     """Every way `data` breaks the schema, one readable line each ('' when valid)."""
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(load_schema())
+    validator = jsonschema.Draft202012Validator(load_schema(module))
     lines = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
@@ -51,13 +49,13 @@ def schema_errors(data) -> list[str]:
     return lines
 
 
-def validate(data, what: str = "results") -> None:
+def validate(module: course.Module, data, what: str = "results") -> None:
     """Raise ResultsError naming each schema violation of `data`."""
-    errors = schema_errors(data)
+    errors = schema_errors(module, data)
     if errors:
         shown = "\n  ".join(errors[:20])
         more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
-        raise ResultsError(f"{what} does not match {rel(paths.SCHEMA_PATH)} "
+        raise ResultsError(f"{what} does not match {rel(module.schema)} "
                            f"({len(errors)} problem{'s' if len(errors) != 1 else ''}):\n  {shown}{more}")
 
 
@@ -71,17 +69,18 @@ def read_json(path: Path):
         return json.load(f, parse_constant=_reject_constant)
 
 
-def load_results(path: Path | str | None = None) -> dict:
-    """Load and validate a results file (default: data/baselines.json); raise ResultsError with a
-    clear message otherwise."""
-    path = Path(path or paths.DATA_PATH)
+def load_results(module: course.Module, path: Path | str | None = None) -> dict:
+    """Load and validate a module's results file (default: data/<id>/results.json); raise ResultsError
+    with a clear message otherwise."""
+    path = Path(path or module.results)
     if not path.exists():
-        raise ResultsError(f"{path} does not exist: run `python -m scripts.build --settings full`")
+        raise ResultsError(f"{rel(path)} does not exist: run `python -m scripts.build --module {module.id} "
+                           "--settings full`")
     try:
         data = read_json(path)
     except ValueError as e:
-        raise ResultsError(f"{path} is not valid JSON: {e}") from e
-    validate(data, what=str(path))
+        raise ResultsError(f"{rel(path)} is not valid JSON: {e}") from e
+    validate(module, data, what=rel(path))
     return data
 
 
@@ -104,11 +103,11 @@ def finite_or_none(x):
 # --------------------------------------------------------------------------------------------
 # staleness
 # --------------------------------------------------------------------------------------------
-def lab_source_sha256() -> str:
-    """sha256 of the lab source; scripts/lab_source.py holds its one definition."""
+def lab_source_sha256(module: course.Module) -> str:
+    """sha256 of the module's lab source; scripts/lab_source.py holds its one definition."""
     from scripts import lab_source   # imported when needed: it brings jupytext and nbformat
 
-    return lab_source.source_sha256()
+    return lab_source.source_sha256(module.lab_source)
 
 
 def sha256_file(path: Path | str) -> str:
@@ -131,8 +130,8 @@ class Status:
         return self.state == "fresh"
 
 
-def staleness(data_path: Path | str | None = None, settings: str = "full",
-              figures_dir: Path | str | None = paths.FIGURES_DIR, current_sha256: str | None = None) -> Status:
+def staleness(module: course.Module, data_path: Path | str | None = None, settings: str = "full",
+              figures_dir: Path | str | None = "", current_sha256: str | None = None) -> Status:
     """Is the results file at data_path up to date with the lab source?
 
     fresh    : schema-valid, lab_source_sha256 equals the current lab source's, settings match,
@@ -142,12 +141,13 @@ def staleness(data_path: Path | str | None = None, settings: str = "full",
     settings : written with other settings (e.g. quick) than asked for;
     figures  : data is fresh but a measured figure is missing (redraw without re-running the lab).
     """
-    data_path = Path(data_path or paths.DATA_PATH)
-    current = current_sha256 or lab_source_sha256()
+    data_path = Path(data_path or module.results)
+    figures_dir = module.figures_dir if figures_dir == "" else figures_dir
+    current = current_sha256 or lab_source_sha256(module)
     if not data_path.exists():
         return Status("missing", f"{rel(data_path)} does not exist", None, current)
     try:
-        data = load_results(data_path)
+        data = load_results(module, data_path)
     except ResultsError as e:
         return Status("invalid", str(e), None, current)
     prov = data["provenance"]
@@ -155,12 +155,12 @@ def staleness(data_path: Path | str | None = None, settings: str = "full",
     if recorded != current:
         return Status("stale",
                       f"{rel(data_path)} is stale: it was measured from lab source sha256 {recorded}, "
-                      f"but {rel(paths.LAB_SOURCE)} now has sha256 {current}", recorded, current)
+                      f"but {rel(module.lab_source)} now has sha256 {current}", recorded, current)
     if prov["settings"] != settings:
         return Status("settings", f"{rel(data_path)} was measured with settings '{prov['settings']}', "
                                   f"not '{settings}'", recorded, current)
     if figures_dir is not None:
-        missing = [n for n in FIGURE_NAMES if not (Path(figures_dir) / n).exists()]
+        missing = [n for n in module.build.plots.FIGURE_NAMES if not (Path(figures_dir) / n).exists()]
         if missing:
             return Status("figures", f"{rel(data_path)} is up to date but figures are missing: "
                                      f"{', '.join(missing)}", recorded, current)
@@ -168,7 +168,19 @@ def staleness(data_path: Path | str | None = None, settings: str = "full",
                            f"settings {settings})", recorded, current)
 
 
+def main(argv=None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Is each module's committed results file up to date?")
+    course.add_module_argument(ap)
+    args = ap.parse_args(argv)
+    fresh = True
+    for m in course.selected(args.module):
+        s = staleness(m)
+        print(f"{m.id}: {s.message}")
+        fresh &= s.fresh
+    return 0 if fresh else 1
+
+
 if __name__ == "__main__":
-    s = staleness()
-    print(s.message)
-    sys.exit(0 if s.fresh else 1)
+    sys.exit(main())

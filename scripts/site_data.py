@@ -1,47 +1,40 @@
 #!/usr/bin/env python3
-"""What the pages show, formatted from the build's data: committed files that Quarto reads.
+"""What the pages show, formatted from each module's data: committed files that Quarto reads.
 
-    python3 -m scripts.site_data            # rewrite them from data/ (make site, after the build)
-    python3 -m scripts.site_data --check    # what `quarto render` runs first: no writes, no torch
-    M3_BASELINES=tests/fixtures/baselines.json python3 -m scripts.site_data --out-root /tmp/x
+    python3 -m scripts.site_data [--module ID]            # rewrite them from data/ (make data)
+    python3 -m scripts.site_data --check                  # what `quarto render` runs first: no writes, no torch
+    python3 -m scripts.site_data --module ID --results tests/fixtures/ID/results.json --out-root /tmp/x
 
-Reads data/baselines.json (the lab's measurements, or the file named by $M3_BASELINES),
-data/worked_examples.json (the worked examples computed with the lab's code by
-scripts/worked_examples.py, or $M3_WORKED_EXAMPLES), the lab source as text (the listings) and
-`course:` in _quarto.yml (the Colab link), and writes, under the output root (the project root by
-default):
+For each module (modules/<id>/module.yml), reads data/<id>/results.json (the lab's measurements,
+schema-checked), data/<id>/worked_examples.json when the module has worked examples, and the lab
+source as text (the functions of its cells tagged `listed`), and writes under the output root:
 
-  _variables.yml                               every number the prose shows, as display text, read
-                                               by Quarto's {{< var key.sub >}} shortcode
-  modules/03-sequence-models/_generated/_*.md  include partials: the results table with its
-                                               provenance, the section 4 answer, the two worked
-                                               examples, the lab's code listings, the Colab button
+  modules/<id>/_metadata.yml          the module's page values under `data:`, as display text:
+                                      Quarto merges a folder's _metadata.yml into each page (and
+                                      deck) in it, so {{< meta data.models.lstm.ppl >}} is the
+                                      module's own value and two modules never collide
+  modules/<id>/_generated/_*.md       include partials: the module's own (modules/<id>/build/
+                                      page_data.py: tables, worked answers) and the code listings
 
 These files are committed, so a fresh clone renders with `quarto render` alone (Quarto resolves
 includes before any pre-render step).  --check stops the render when a data file is missing or
 invalid, naming it and the problem, or when a committed file is not what the data gives (a data
 change not yet formatted), naming the files and the command that fixes them.  Nothing falls back
-to the test fixture.  Numbers become text in scripts/formatting.py; shown arithmetic is computed
-from the shown, rounded numbers, so a reader who redoes it gets the same result.
+to the test fixture.  Numbers become text in scripts/formatting.py, the one formatter.
 """
 from __future__ import annotations
 
 import argparse
-import math
-import os
 import sys
 from pathlib import Path
 
 import yaml
 
-from scripts import lab_source, paths, results
+from scripts import course, lab_source, paths, results
 from scripts.files import write_if_changed
-from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_ratio_times, fmt_sci,
-                                fmt_short)
 
-LISTED_FUNCTIONS = ("rnn_cell_step", "lstm_cell_step", "sample_with_temperature")
-MODEL_ORDER = ("uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm")
 FIX_COMMAND = "python3 -m scripts.site_data"
+NAMESPACE = "data"      # a page reads its module's values as {{< meta data.KEY >}}
 
 
 class SiteDataError(Exception):
@@ -51,118 +44,37 @@ class SiteDataError(Exception):
 # --------------------------------------------------------------------------------------------
 # Inputs
 # --------------------------------------------------------------------------------------------
-def input_path(env: str, default: Path) -> Path:
-    value = os.environ.get(env)
-    return default if not value else (Path(value) if Path(value).is_absolute() else paths.ROOT / value)
-
-
-def load_baselines() -> tuple[Path, dict]:
-    path = input_path("M3_BASELINES", paths.DATA_PATH)
+def load_results(module: course.Module, path: Path | None = None) -> tuple[Path, dict]:
+    path = Path(path or module.results)
     try:
-        return path, results.load_results(path)    # the build's one reader: strict JSON, schema-checked
+        return path, results.load_results(module, path)    # the build's one reader: strict JSON, schema-checked
     except results.ResultsError as err:
         raise SiteDataError(str(err)) from err
 
 
-WORKED_SHAPE = {"one_unit_rnn": ("cases", ("w", "h", "distance", "factor")),
-                "temperature": ("rows", ("tau", "probs", "frequencies"))}
-
-
-def load_worked_examples() -> dict:
-    path = input_path("M3_WORKED_EXAMPLES", paths.WORKED_EXAMPLES)
+def load_worked_examples(module: course.Module, path: Path | None = None) -> dict | None:
+    """The module's worked examples (None for a module without them), their shape checked."""
+    if not module.build.has("worked_examples"):
+        return None
+    path = Path(path or module.worked_examples)
+    fix = f"run `python3 -m scripts.worked_examples --module {module.id}`"
     if not path.exists():
-        raise SiteDataError(f"{paths.rel(path)} does not exist: run `python3 -m scripts.worked_examples`")
+        raise SiteDataError(f"{paths.rel(path)} does not exist: {fix}")
     try:
         worked = results.read_json(path)
-        for part, (rows, keys) in WORKED_SHAPE.items():
+        for part, (rows, keys) in getattr(module.build.page_data, "WORKED_SHAPE", {}).items():
             for row in worked[part][rows]:
                 missing = [k for k in keys if k not in row]
                 if missing:
                     raise KeyError(f"{part}.{rows}[] lacks {', '.join(missing)}")
     except (ValueError, KeyError, TypeError) as err:
-        raise SiteDataError(f"{paths.rel(path)} is not a worked-examples file ({err}): "
-                            "run `python3 -m scripts.worked_examples`") from err
+        raise SiteDataError(f"{paths.rel(path)} is not a worked-examples file ({err}): {fix}") from err
     return worked
 
 
-def course_settings() -> dict:
-    cfg = yaml.safe_load(paths.QUARTO_CONFIG.read_text(encoding="utf-8")) or {}
-    course = cfg.get("course") or {}
-    missing = [key for key in ("github", "branch", "notebook") if not course.get(key)]
-    if missing:
-        raise SiteDataError(f"{paths.rel(paths.QUARTO_CONFIG)} has no course.{', course.'.join(missing)}")
-    return course
-
-
 # --------------------------------------------------------------------------------------------
-# The variables: one tree of display strings, one function per part of the data
+# What every module's pages show: provenance and listings
 # --------------------------------------------------------------------------------------------
-def model_variables(row: dict) -> dict:
-    out = {
-        "label": row["label"],
-        "nats": fmt_fixed(row["test_nats"], 4),
-        "nats_2dp": fmt_fixed(row["test_nats"], 2),
-        "ppl": fmt_ppl(row["perplexity"]),
-        "bpc": fmt_fixed(row["bpc"], 2),
-        "params": fmt_int(row.get("parameters")),
-        "steps": fmt_int(row.get("training_steps")),
-    }
-    if "k" in row:
-        out["k"] = fmt_num(row["k"])
-    for key in ("n", "d_h"):
-        if key in row:
-            out[key] = str(row[key])
-    return out
-
-
-def comparison_variables(m: dict) -> dict:
-    return {
-        "lstm_lead_nats": fmt_fixed(m["best_ngram"]["test_nats"] - m["lstm"]["test_nats"], 2),
-        "rnn_lead_nats": fmt_fixed(m["best_ngram"]["test_nats"] - m["rnn"]["test_nats"], 2),
-        "lstm_rnn_ppl_gap": fmt_fixed(m["rnn"]["perplexity"] - m["lstm"]["perplexity"], 2),
-        "param_ratio": fmt_fixed(m["lstm"]["parameters"] / m["rnn"]["parameters"], 1),
-        "steps_ratio": fmt_ratio_times(m["lstm"]["training_steps"] / m["rnn"]["training_steps"]),
-    }
-
-
-def distance_or_never(d: int | None) -> str:
-    return str(d) if d is not None else "never (within the measured distances)"
-
-
-def gradient_variables(g: dict) -> dict:
-    fg = g["forget_gate"]
-    ratio = g["lstm_rnn_ratio_at_50"]
-    out = {
-        "chunks": str(g["chunks"]),
-        "chunk_length": str(g["chunk_length"]),
-        "spectral_W": fmt_fixed(g["rnn_spectral_norm_W"], 1),
-        "ratio_at_50": fmt_sci(ratio) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
-        "forget_mean": fmt_fixed(fg["mean"], 2),
-        "forget_share_09": fmt_percent(fg["share_above_0.9"]),
-        "forget_share_099": fmt_percent(fg["share_above_0.99"]),
-    }
-    # the float32 facts of the Part A box (both required by the schema; "never" when not reached)
-    out["first_all_zero"] = distance_or_never(g["rnn_first_all_zero_distance"])
-    out["naive_norm_zero"] = distance_or_never(g["rnn_naive_norm_zero_distance"])
-    out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
-    # the LSTM box: what the mean gate (as shown) would predict over 50 steps, against the measured fall
-    out["forget_mean_pow_50"] = fmt_sci(float(out["forget_mean"]) ** 50)
-    if 50 in g["distance"]:
-        at = g["distance"].index(50)
-        out["lstm_fall_50"] = fmt_sci(g["lstm_grad_norm"][at] / g["lstm_grad_norm"][g["distance"].index(0)])
-    return out
-
-
-def clipping_variables(c: dict) -> dict:
-    return {
-        "steps": str(c["steps"]),
-        "lr": fmt_num(c["lr"]),
-        "kappa": fmt_short(c["kappa"]),
-        "clipped_final": fmt_fixed(c["clipped"]["final_loss"], 2),
-        "unclipped_final": fmt_fixed(c["unclipped"]["final_loss"], 2),
-    }
-
-
 def short_commit(commit: str) -> str:
     """'0123456789abcdef...+dirty' -> '0123456789ab+dirty'."""
     base, dirty = (commit[:-6], "+dirty") if commit.endswith("+dirty") else (commit, "")
@@ -202,207 +114,90 @@ def provenance_variables(p: dict) -> dict:
     return out
 
 
-def course_variables(course: dict) -> dict:
-    colab = (f"https://colab.research.google.com/github/{course['github']}/blob/"
-             f"{course['branch']}/{course['notebook']}")
-    return {"github": course["github"], "branch": course["branch"], "notebook": course["notebook"],
-            "colab_url": colab}
-
-
-def build_variables(data: dict, course: dict) -> dict:
-    m = data["models"]
-    return {
-        "course": course_variables(course),
-        "models": {key: model_variables(m[key]) for key in MODEL_ORDER},
-        "compare": comparison_variables(m),
-        "gradient": gradient_variables(data["gradient_by_distance"]),
-        "clipping": clipping_variables(data["clipping_demo"]),
-        "provenance": provenance_variables(data["provenance"]),
-    }
-
-
-# --------------------------------------------------------------------------------------------
-# Partials
-# --------------------------------------------------------------------------------------------
-def provenance_line(p: dict) -> str:
-    return (f"*Provenance:* `data/baselines.json`, Lab 3 run with {p['settings']} settings, seed {p['seed']}, "
-            f"on {p['device']} ({p['device_type']}), torch {p['torch']}, Python {p['python']}, "
+def provenance_line(p: dict, module: course.Module) -> str:
+    """The line under a measured table: which run of the lab, where, when, from which sources."""
+    return (f"*Provenance:* `{paths.rel(module.results)}`, Lab {module.number} run with {p['settings']} settings, "
+            f"seed {p['seed']}, on {p['device']} ({p['device_type']}), torch {p['torch']}, Python {p['python']}, "
             f"started {p['started_at']}, git commit `{short_commit(p['git_commit'])}`, "
             f"lab source `{p['lab_source_sha256'][:12]}`.")
 
 
-def table_label(row: dict, shown: dict) -> str:
-    """The model's label as the lab wrote it (it already names k, n, d_h and steps), in the page's
-    notation, with the parameter count of a neural model."""
-    label = row["label"].replace("≤", "$\\le$").replace("d_h", "$d_h$")
-    if row.get("parameters") is not None and "parameters" not in label:
-        label += f" ({shown['params']} parameters)"
-    return label
-
-
-def results_table(data: dict, v: dict) -> str:
-    rows = []
-    for key in MODEL_ORDER:
-        row, shown = data["models"][key], v["models"][key]
-        lab = "–" if row["lab"] is None else str(row["lab"])
-        rows.append(f"| {table_label(row, shown)} | {lab} | {shown['nats']} | {shown['ppl']} | {shown['bpc']} |")
-    return "\n".join([
-        "| Model | Lab | Test nats per character | Perplexity | Bits per character |",
-        "|:-----------------------------------------|:---:|------:|------:|------:|",
-        *rows,
-        "",
-        ": Test results on the same test characters, in the same units.",
-        "",
-        "::: {.provenance}",
-        provenance_line(data["provenance"]),
-        ":::",
-        "",
-    ])
-
-
-def answer_saturation(v: dict) -> str:
-    """Section 4's check with the data's spectral norm; each step computed from the number shown
-    before it, so the arithmetic on the page is right as printed."""
-    s = v["gradient"]["spectral_W"]
-    if float(s) <= 1:
-        return (f"With $\\lVert W \\rVert \\approx$ {s} the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for "
-                "every $|h|$: this trained RNN is in the sufficient case for vanishing.\n")
-    h2 = fmt_fixed(1 - 1 / float(s), 3)
-    h = fmt_fixed(math.sqrt(float(h2)), 2)
-    preact = fmt_fixed(math.atanh(float(h)), 1)
-    factor = fmt_fixed((1 - 0.98) * float(s), 2)          # 1 - 0.99^2 = 0.9801, shown as 0.98
-    per_char = fmt_fixed(1 / float(factor), 0)
-    return (
-        f"We need $(1 - h^2) \\times {s} < 1$, so $h^2 > 1 - 1/{s} = {h2}$ and $|h| > {h}$. "
-        f"A $\\tanh$ unit reaches {h} at a pre-activation of only about {preact}, so this is ordinary behavior "
-        f"for a trained network, not an extreme. At $|h| = 0.99$ the factor is "
-        f"$(1 - 0.98) \\times {s} \\approx {factor}$: the gradient loses a factor of about {per_char} per character. "
-        f"Real units are not all equally saturated, so this is a caricature, but it shows how a spectral norm "
-        f"of {s} and a vanishing gradient can be compatible.\n"
-    )
-
-
-def code_listing(name: str) -> str:
+def code_listing(module: course.Module, name: str) -> str:
     """A function of the lab, as the solution notebook has it (read as text: nothing is run)."""
-    return f"```python\n{lab_source.function_source(name).rstrip()}\n```\n"
-
-
-def shown_number(x: float) -> str:
-    """A worked example's factor: at most two decimals, no trailing zeros (2, 0.9, 0.38)."""
-    return fmt_short(float(fmt_fixed(x, 2)))
-
-
-def one_unit_row(case: dict) -> str:
-    w, d = case["w"], case["distance"]
-    f = shown_number(case["factor"])
-    if abs(w) < 1:
-        return (f"| $w = {fmt_short(w)}$, any state | at most {f} | over {d} steps: at most "
-                f"${f}^{{{d}}} = {fmt_fixed(float(f) ** d, 3)}$ | the same: {fmt_fixed(abs(w) ** d, 3)} |")
-    state = "state near 0" if case["h"] == 0 else f"state saturated at $h_j = {fmt_short(case['h'])}$"
-    h2 = fmt_short(float(fmt_fixed(case["h"] ** 2, 2)))
-    return (f"| $w = {fmt_short(w)}$, {state} | $(1 - {h2}) \\times {fmt_short(w)} = {f}$ | over {d} steps: "
-            f"${f}^{{{d}}} \\approx {fmt_sci(float(f) ** d, tex=True)}$ | ${fmt_sci(abs(w) ** d, tex=True)}$ |")
-
-
-def worked_rnn_table(worked: dict) -> str:
-    return "\n".join([
-        "| Case | One-step factor $(1 - h_j^2)\\,w$ | Product over a distance $t - s$ | Bound $\\lvert w \\rvert^{t-s}$ |",
-        "|:--------------|:--------------|:------------------|:----------|",
-        *(one_unit_row(case) for case in worked["one_unit_rnn"]["cases"]),
-        "",
-        ": One hidden unit, three cases (the one-step factor is computed by autograd through the lab's "
-        "`rnn_cell_step`, in `data/worked_examples.json`).",
-        "",
-    ])
-
-
-def worked_temperature_table(worked: dict) -> str:
-    t = worked["temperature"]
-    z = t["logits"]
-    lines = [f"| Temperature $\\tau$ | $z_t / \\tau$ | $\\hat{{y}}_t^{{(\\tau)}}$ | Share of {fmt_int(t['draws'])} draws "
-             "by `sample_with_temperature` |",
-             "|:---:|:---:|:---:|:---:|"]
-    for row in t["rows"]:
-        tau = row["tau"]
-        scaled = ", ".join(fmt_short(x / tau) for x in z)
-        probs = ",\\ ".join(fmt_fixed(x, 3) for x in row["probs"])
-        drawn = ",\\ ".join(fmt_fixed(x, 3) for x in row["frequencies"])
-        lines.append(f"| {fmt_short(tau)} | $({scaled})$ | $({probs})$ | $({drawn})$ |")
-    logits = ", ".join(fmt_short(x) for x in z)
-    lines += ["", f": Logits $z_t = ({logits})$ at three temperatures (@eq-temperature), and what the lab's sampler "
-              "draws (`data/worked_examples.json`).", ""]
-    return "\n".join(lines)
-
-
-def colab_badge(v: dict) -> str:
-    return (f"[Open in Colab]({v['course']['colab_url']})"
-            "{.btn .btn-warning .btn-lg .colab-badge role=\"button\"}\n")
+    return f"```python\n{lab_source.function_source(name, module).rstrip()}\n```\n"
 
 
 # --------------------------------------------------------------------------------------------
 # Writing and checking
 # --------------------------------------------------------------------------------------------
-def site_files(data: dict, worked: dict, course: dict, source_name: str) -> dict[Path, str]:
-    """Every file this writes, relative to the output root, with its text."""
-    v = build_variables(data, course)
-    header = f"# GENERATED by `{FIX_COMMAND}` from data/{source_name}; do not edit.\n"
+def site_files(module: course.Module, data: dict, worked: dict | None, source: Path) -> dict[Path, str]:
+    """Every file this writes for a module, relative to the output root, with its text."""
+    page_data = module.build.page_data
+    values = {**page_data.variables(data, worked), "provenance": provenance_variables(data["provenance"])}
     partials = {
-        "_results-table.md": results_table(data, v),
-        "_answer-saturation.md": answer_saturation(v),
-        "_worked-one-unit.md": worked_rnn_table(worked),
-        "_worked-temperature.md": worked_temperature_table(worked),
-        "_colab-badge.md": colab_badge(v),
-        **{f"_code-{name.replace('_', '-')}.md": code_listing(name) for name in LISTED_FUNCTIONS},
+        **page_data.partials(data, worked, values),
+        **{f"_code-{name.replace('_', '-')}.md": code_listing(module, name)
+           for name in lab_source.listed_functions(module)},
     }
-    files = {Path("_variables.yml"): header + yaml.safe_dump(v, allow_unicode=True, sort_keys=False, width=1000)}
-    files.update({paths.GENERATED / name: text for name, text in partials.items()})
+    header = f"# GENERATED by `{FIX_COMMAND}` from {paths.rel(source)}; do not edit.\n"
+    files = {module.metadata_file: header + yaml.safe_dump({NAMESPACE: values}, allow_unicode=True,
+                                                           sort_keys=False, width=1000)}
+    files.update({module.generated / name: text for name, text in partials.items()})
     return {path: text.rstrip("\n") + "\n" for path, text in files.items()}
 
 
-def leftovers(files: dict[Path, str], root: Path) -> list[Path]:
+def leftovers(module: course.Module, files: dict[Path, str], root: Path) -> list[Path]:
     """Partials under `root` that this no longer writes (a renamed or dropped one)."""
-    folder = root / paths.GENERATED
+    folder = root / module.generated
     return sorted(p.relative_to(root) for p in folder.glob("*") if p.relative_to(root) not in files) \
         if folder.is_dir() else []
 
 
-def out_of_date(files: dict[Path, str], root: Path) -> list[str]:
+def out_of_date(module: course.Module, files: dict[Path, str], root: Path) -> list[str]:
     """The files under `root` that are missing, differ from `files`, or are left over."""
     stale = []
     for rel, text in files.items():
         target = root / rel
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             stale.append(str(rel))
-    return stale + [f"{rel} (no longer written)" for rel in leftovers(files, root)]
+    return stale + [f"{rel} (no longer written)" for rel in leftovers(module, files, root)]
 
 
-def run(out_root: Path, check: bool) -> str:
-    path, data = load_baselines()
-    files = site_files(data, load_worked_examples(), course_settings(), path.name)
+def run(module: course.Module, out_root: Path, check: bool, results_path: Path | None = None,
+        worked_path: Path | None = None) -> str:
+    path, data = load_results(module, results_path)
+    files = site_files(module, data, load_worked_examples(module, worked_path), path)
     if check:
-        stale = out_of_date(files, out_root)
+        stale = out_of_date(module, files, out_root)
         if stale:
             raise SiteDataError(f"not what data/ gives (a data change not yet formatted): {', '.join(stale)}; "
-                                f"run `{FIX_COMMAND}` and commit the result")
-        return f"site_data: the {len(files)} page data files are up to date with {paths.rel(path)}"
+                                f"run `{FIX_COMMAND} --module {module.id}` and commit the result")
+        return f"site_data: {module.id}: the {len(files)} page data files are up to date with {paths.rel(path)}"
     for rel in files:
         (out_root / rel).parent.mkdir(parents=True, exist_ok=True)
     written = [rel for rel, text in files.items() if write_if_changed(out_root / rel, text)]
-    for rel in leftovers(files, out_root):
+    for rel in leftovers(module, files, out_root):
         (out_root / rel).unlink()
-    return f"site_data: {paths.rel(path)} -> {len(files)} files under {out_root} ({len(written)} changed)"
+    return f"site_data: {paths.rel(path)} -> {len(files)} files under {paths.rel(out_root)} ({len(written)} changed)"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    course.add_module_argument(ap)
     ap.add_argument("--out-root", type=Path, default=paths.ROOT,
-                    help="where _variables.yml and the _generated partials live (default: project root)")
+                    help="where modules/<id>/_metadata.yml and _generated/ are written (default: project root)")
+    ap.add_argument("--results", type=Path, help="read this results file instead of data/<id>/results.json (one module)")
+    ap.add_argument("--worked-examples", type=Path, help="and this worked-examples file (one module)")
     ap.add_argument("--check", action="store_true",
                     help="write nothing; fail if the data is missing or invalid or the files are out of date")
     args = ap.parse_args(argv)
     try:
-        print(run(args.out_root, args.check))
-    except SiteDataError as err:
+        modules = course.selected(args.module)
+        if (args.results or args.worked_examples) and len(modules) != 1:
+            raise SiteDataError("--results and --worked-examples need --module ID")
+        for module in modules:
+            print(run(module, args.out_root, args.check, args.results, args.worked_examples))
+    except (SiteDataError, course.ModuleError) as err:
         print(f"site_data: {err}", file=sys.stderr)
         return 1
     return 0

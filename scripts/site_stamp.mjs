@@ -9,15 +9,19 @@
 // The commit is $GITHUB_SHA on GitHub, else the checkout's HEAD (with "+changes" when tracked files
 // differ from it), its date the commit's date (so a re-render of one commit stamps the same text);
 // the Quarto version is `quarto --version` of the Quarto that runs this step.  Outside a git
-// checkout the commit reads "not in git".  The data's provenance line, beside it in the footer, is
-// written by Quarto from _variables.yml (scripts/site_data.py).
+// checkout the commit reads "not in git".
+// On a module's pages (modules/<id>/…), <span class="data-provenance"></span> beside it becomes the
+// measured data's provenance line, "Results: Lab 3 at full settings, seed 0, on …, 2026-11-30
+// (data/<id>/results.json)", from the module's _metadata.yml (formatted there by scripts/site_data.py).
 import {existsSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join, resolve, dirname} from "node:path";
 import {execFileSync} from "node:child_process";
 import {fileURLToPath} from "node:url";
+import YAML from "yaml";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PLACEHOLDER = /<span class="site-version">[^<]*<\/span>/g;
+const PROVENANCE = /<span class="data-provenance">[^<]*<\/span>/g;
 
 const run = (cmd, args, cwd = ROOT) => {
   try {
@@ -45,6 +49,16 @@ export function stampText({commit, date, changed}, quarto) {
   return `Site version ${commit}${changed ? "+changes" : ""}${date ? ` (${date})` : ""} · rendered with Quarto ${quarto}`;
 }
 
+/** The provenance line of module `id`'s measured data, or "" when it has none. */
+export function provenanceText(id, root = ROOT) {
+  const file = join(root, "modules", id, "_metadata.yml"), info = join(root, "modules", id, "module.yml");
+  if (!existsSync(file)) return "";
+  const p = YAML.parse(readFileSync(file, "utf8"))?.data?.provenance;
+  if (!p?.run_phrase) return "";
+  const number = existsSync(info) ? YAML.parse(readFileSync(info, "utf8"))?.number : null;
+  return `Results: Lab ${number ?? id} at ${p.run_phrase}${p.date ? `, ${p.date}` : ""} (data/${id}/results.json)`;
+}
+
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 function htmlFiles(dir) {
@@ -55,9 +69,13 @@ function htmlFiles(dir) {
 
 function main(site) {
   const text = escape(stampText(siteVersion(), quartoVersion()));
+  const provenance = new Map();
   for (const file of htmlFiles(site)) {
     const html = readFileSync(file, "utf8");
-    const stamped = html.replace(PLACEHOLDER, `<span class="site-version">${text}</span>`);
+    const id = /^modules[\\/]([^\\/]+)[\\/]/.exec(file.slice(site.length + 1))?.[1];
+    if (id && !provenance.has(id)) provenance.set(id, escape(provenanceText(id)));
+    const stamped = html.replace(PLACEHOLDER, `<span class="site-version">${text}</span>`)
+      .replace(PROVENANCE, `<span class="data-provenance">${id ? provenance.get(id) : ""}</span>`);
     if (stamped !== html) writeFileSync(file, stamped);
   }
 }

@@ -1,76 +1,30 @@
-"""The briefing's two worked examples, computed with the lab's own code: a step of the build.
+"""A module's worked examples, computed with its lab's own code: a step of `make data`.
 
-    python3 -m scripts.worked_examples            # write data/worked_examples.json (about 2 s, needs torch)
-    python3 -m scripts.worked_examples --check    # exit 1 if the committed file differs from a fresh run
+    python3 -m scripts.worked_examples [--module ID]           # write data/<id>/worked_examples.json
+    python3 -m scripts.worked_examples [--module ID] --check   # exit 1 if a committed file differs from a fresh run
 
-one_unit_rnn  the one-step factor dh_t/dh_{t-1} of the lab's `rnn_cell_step` with d = d_h = 1, by
-              autograd, in the three cases of section 4 (weight w, state h_t arranged by the input)
-temperature   softmax(z / tau) for the logits z = (2, 1, 0) at three temperatures, and the frequencies
-              of 20,000 draws (seed 0) from the lab's `sample_with_temperature`, which must agree
-
-The pages never run this: scripts/site_data.py formats the committed file.  Its provenance names
-the lab source and torch that computed the numbers; the file is rewritten only when the numbers
-change, and tests/test_site_data.py fails when they differ from what the current lab computes.
+A module has worked examples when it has modules/<id>/build/worked_examples.py (compute(lab) -> dict,
+PROVENANCE); the lab's definition cells are loaded (scripts/lab_source.load_lab) and passed to it.
+The file's provenance names the lab source and torch that computed the numbers; the file is rewritten
+only when the numbers change.  The pages never run this: scripts/site_data.py formats the committed file.
 """
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
-from scripts import lab_source, paths, results
+from scripts import course, lab_source, results
 from scripts.files import write_if_changed
-
-ONE_UNIT_CASES = ({"w": 0.9, "h": 0.0, "distance": 50},
-                  {"w": 2.0, "h": 0.0, "distance": 20},
-                  {"w": 2.0, "h": 0.9, "distance": 20})
-LOGITS = (2.0, 1.0, 0.0)
-TEMPERATURES = (0.5, 1.0, 2.0)
-DRAWS, SEED = 20_000, 0
-AGREEMENT = 0.02     # largest allowed gap between a sampled frequency and its probability
+from scripts.paths import rel
 
 
-def one_step_factor(rnn_cell_step, w: float, h: float) -> float:
-    """dh_t/dh_{t-1} of one step of the lab's cell (d = d_h = 1, W = w, U = 1, b = 0, h_{t-1} = 0),
-    with the input x_t = atanh(h) chosen so that the new state is h_t = h."""
+def compute(module: course.Module) -> dict:
     import torch
 
-    as_matrix = lambda v: torch.tensor([[v]], dtype=torch.float64)  # noqa: E731
-    h_prev = torch.zeros(1, 1, dtype=torch.float64, requires_grad=True)
-    h_t = rnn_cell_step(as_matrix(math.atanh(h)), h_prev, as_matrix(w), as_matrix(1.0),
-                        torch.zeros(1, dtype=torch.float64))
-    (grad,) = torch.autograd.grad(h_t.sum(), h_prev)
-    return float(grad)
-
-
-def temperature_rows(sample_with_temperature) -> list[dict]:
-    import torch
-
-    z = torch.tensor(LOGITS, dtype=torch.float64)
-    rows = []
-    for tau in TEMPERATURES:
-        probs = torch.softmax(z / tau, dim=-1)
-        draws = sample_with_temperature(z.float().expand(DRAWS, len(LOGITS)), tau,
-                                        generator=torch.Generator().manual_seed(SEED))
-        freq = torch.bincount(draws.flatten(), minlength=len(LOGITS)).double() / DRAWS
-        if (freq - probs).abs().max() > AGREEMENT:
-            raise SystemExit(f"worked_examples: the lab's sample_with_temperature disagrees with softmax(z/tau) "
-                             f"at tau={tau}: frequencies {freq.tolist()} against {probs.tolist()}")
-        rows.append({"tau": tau, "probs": probs.tolist(), "frequencies": freq.tolist()})
-    return rows
-
-
-def compute() -> dict:
-    import torch
-
-    lab = lab_source.load_lab(mode="solution")
-    return {
-        "provenance": {"lab_source_sha256": results.lab_source_sha256(), "torch": torch.__version__.split("+")[0],
-                       "seed": SEED},
-        "one_unit_rnn": {"cases": [{**case, "factor": one_step_factor(lab["rnn_cell_step"], case["w"], case["h"])}
-                                   for case in ONE_UNIT_CASES]},
-        "temperature": {"logits": list(LOGITS), "draws": DRAWS, "rows": temperature_rows(lab["sample_with_temperature"])},
-    }
+    examples = module.build.worked_examples
+    provenance = {"lab_source_sha256": results.lab_source_sha256(module), "torch": torch.__version__.split("+")[0],
+                  **getattr(examples, "PROVENANCE", {})}
+    return {"provenance": provenance, **examples.compute(lab_source.load_lab(module))}
 
 
 def numbers(examples: dict) -> dict:
@@ -78,28 +32,37 @@ def numbers(examples: dict) -> dict:
     return {k: v for k, v in examples.items() if k != "provenance"}
 
 
-def committed() -> dict | None:
-    target = paths.WORKED_EXAMPLES
-    return results.read_json(target) if target.exists() else None
+def committed(module: course.Module) -> dict | None:
+    return results.read_json(module.worked_examples) if module.worked_examples.exists() else None
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare with the committed file instead of writing it")
-    args = ap.parse_args(argv)
-    fresh, old = compute(), committed()
-    target = paths.rel(paths.WORKED_EXAMPLES)
+def update(module: course.Module, check: bool) -> int:
+    fresh, old = compute(module), committed(module)
+    target = rel(module.worked_examples)
     # an edit of the lab that leaves these numbers alone leaves the file alone (and its provenance)
     if old is not None and numbers(old) == numbers(fresh):
         print(f"worked_examples: {target} is up to date")
         return 0
-    if args.check:
-        print(f"worked_examples: {target} is not what the current lab computes: run `python3 -m scripts.worked_examples`",
-              file=sys.stderr)
+    if check:
+        print(f"worked_examples: {target} is not what the current lab computes: run "
+              f"`python3 -m scripts.worked_examples --module {module.id}`", file=sys.stderr)
         return 1
-    write_if_changed(paths.WORKED_EXAMPLES, results.dumps(fresh))
+    module.worked_examples.parent.mkdir(parents=True, exist_ok=True)
+    write_if_changed(module.worked_examples, results.dumps(fresh))
     print(f"worked_examples: wrote {target}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    course.add_module_argument(ap)
+    ap.add_argument("--check", action="store_true", help="compare with the committed file instead of writing it")
+    args = ap.parse_args(argv)
+    status = 0
+    for module in course.selected(args.module):
+        if module.build.has("worked_examples"):
+            status |= update(module, args.check)
+    return status
 
 
 if __name__ == "__main__":

@@ -6,15 +6,16 @@ import os
 import pytest
 
 from scripts import paths
+from tests.support import M3
 
-CORPUS = paths.corpus()
+CORPUS = M3.corpus()
 
 
 @pytest.fixture(scope="session")
 def corpus_path():
-    """Tiny Shakespeare, from ../shared/data (CI and this project's machines) or LAB3_CORPUS."""
+    """Tiny Shakespeare, from ../shared/data (CI and this project's machines) or LAB_CORPUS."""
     if not CORPUS.is_file():
         if os.environ.get("CI"):
             pytest.fail(f"the corpus is missing at {CORPUS}: CI must have ../shared/data/tinyshakespeare.txt")
-        pytest.skip(f"the corpus is not at {CORPUS}; set LAB3_CORPUS to run the tests that need it")
+        pytest.skip(f"the corpus is not at {CORPUS}; set LAB_CORPUS to run the tests that need it")
     return CORPUS

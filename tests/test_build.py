@@ -1,4 +1,4 @@
-"""The build (scripts/build.py, results.py, claims.py, plot_results.py): schema, provenance, claims,
+"""The build (scripts/build.py, results.py, claims.py, M3.build.plots.py): schema, provenance, claims,
 staleness, atomic writes, and a quick build end to end.
 
 The end-to-end test executes the lab at quick settings (about a minute on 2 CPU cores); skip it
@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build, claims, files, formatting, lab_source, paths, plot_results, render_site, results
+from scripts import build, claims, files, formatting, lab_source, paths, render_site, results
 from scripts.paths import ROOT
+from tests.support import M3
 
-FIXTURE = paths.FIXTURE
-COMMITTED = paths.DATA_PATH
-CORPUS = paths.corpus()
+FIXTURE = M3.fixture
+COMMITTED = M3.results
+CORPUS = M3.corpus()
 
 
 def fixture() -> dict:
@@ -62,7 +63,7 @@ def built(tmp_path):
 # schema
 # --------------------------------------------------------------------------------------------
 def test_fixture_matches_schema():
-    results.validate(fixture())
+    results.validate(M3, fixture())
 
 
 def test_broken_copy_is_rejected_with_clear_message(tmp_path):
@@ -70,21 +71,21 @@ def test_broken_copy_is_rejected_with_clear_message(tmp_path):
     d["models"]["lstm"]["test_nats"] = "1.6"
     del d["provenance"]["lab_source_sha256"]
     with pytest.raises(results.ResultsError) as e:
-        results.validate(d)
+        results.validate(M3, d)
     msg = str(e.value)
     assert "models/lstm/test_nats" in msg and "'1.6' is not of type 'number'" in msg
     assert "lab_source_sha256" in msg and "2 problems" in msg
     p = tmp_path / "b.json"
     p.write_text(json.dumps(d))
     with pytest.raises(results.ResultsError, match="does not match"):
-        results.load_results(p)
+        results.load_results(M3, p)
 
 
 def test_non_finite_numbers_are_rejected(tmp_path):
     p = tmp_path / "nan.json"
     p.write_text(FIXTURE.read_text().replace('"final_loss": 9.34', '"final_loss": NaN'))
     with pytest.raises(results.ResultsError, match="non-finite"):
-        results.load_results(p)
+        results.load_results(M3, p)
     assert results.finite_or_none({"a": [1.0, float("nan"), float("inf")]}) == {"a": [1.0, None, None]}
 
 
@@ -94,7 +95,7 @@ def test_non_finite_numbers_are_rejected(tmp_path):
 def committed_or_skip() -> dict:
     if not COMMITTED.exists():
         pytest.skip("data/baselines.json is not committed yet (the full-settings build writes it)")
-    return results.load_results(COMMITTED)
+    return results.load_results(M3, COMMITTED)
 
 
 def test_committed_results_have_provenance():
@@ -114,14 +115,14 @@ def test_committed_results_have_provenance():
 
 def test_committed_results_are_not_stale():
     committed_or_skip()
-    s = results.staleness(COMMITTED, "full", paths.FIGURES_DIR)
+    s = results.staleness(M3, COMMITTED, "full", M3.figures_dir)
     assert s.fresh, s.message + " (run `python -m scripts.build --settings full` and commit the result)"
 
 
 def test_claims_hold_on_committed_results():
     d = committed_or_skip()
-    evaluated = claims.evaluate(d)
-    assert [c["name"] for c in evaluated] == [c.name for c in claims.CLAIMS]
+    evaluated = claims.evaluate(M3, d)
+    assert [c["name"] for c in evaluated] == [c.name for c in M3.build.claims.CLAIMS]
     assert not claims.failed(evaluated), claims.report(evaluated)
     # the file records the same verdicts the claims give today
     assert [(c["name"], c["holds"]) for c in d["claims"]] == [(c["name"], c["holds"]) for c in evaluated]
@@ -129,7 +130,7 @@ def test_claims_hold_on_committed_results():
 
 def test_committed_figures_are_drawn_from_the_committed_data():
     d = committed_or_skip()
-    svgs = {n: (paths.FIGURES_DIR / n).read_text(encoding="utf-8") for n in results.FIGURE_NAMES}
+    svgs = {n: (M3.figures_dir / n).read_text(encoding="utf-8") for n in M3.build.plots.FIGURE_NAMES}
     for svg in svgs.values():
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     g, c = d["gradient_by_distance"], d["clipping_demo"]
@@ -147,18 +148,18 @@ def test_committed_figures_are_drawn_from_the_committed_data():
 def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
     d = fixture()
     d.update(fake_lab_results())
-    assert not claims.failed(claims.evaluate(d))
+    assert not claims.failed(claims.evaluate(M3, d))
     broken = copy.deepcopy(d)
     broken["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
     broken["clipping_demo"]["clipped"]["final_loss"] = None
-    names = [c["name"] for c in claims.failed(claims.evaluate(broken))]
+    names = [c["name"] for c in claims.failed(claims.evaluate(M3, broken))]
     assert names == ["rnn_gradient_never_exactly_zero_within_the_chunk", "clipped_sgd_far_better"]
 
 
 def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
     d = fixture()
     d["models"]["rnn"] = {}
-    out = {c["name"]: c for c in claims.evaluate(d)}
+    out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["neural_models_beat_best_ngram"]["holds"]
     assert "could not be evaluated" in out["neural_models_beat_best_ngram"]["detail"]
 
@@ -166,7 +167,7 @@ def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
 def test_ngram_rows_must_match_lab1():
     d = fixture()
     d["models"]["trigram"]["test_nats"] = 2.0861
-    out = {c["name"]: c for c in claims.evaluate(d)}
+    out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["ngram_rows_match_lab1"]["holds"]
     assert "trigram 2.0861 != 2.0859" in out["ngram_rows_match_lab1"]["detail"]
 
@@ -181,21 +182,21 @@ def test_lab1_values_are_read_from_the_lab_source(tmp_path):
     empty.write_text("LAB1_TEST_NATS_OLD = {}\n", encoding="utf-8")
     with pytest.raises(KeyError, match="LAB1_TEST_NATS"):
         lab_source.lab_constant("LAB1_TEST_NATS", empty)
-    in_lab = lab_source.lab_constant("LAB1_TEST_NATS")
-    assert claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
-    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in claims.CLAIMS[0].statement
+    in_lab = lab_source.lab_constant("LAB1_TEST_NATS", M3)
+    assert M3.build.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
+    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.build.claims.CLAIMS[0].statement
 
 
 def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built, capsys):
     out, lab = built
-    before = snapshot(build.Destination("full", str(out)).outputs())
+    before = snapshot(build.Destination(M3, "full", str(out)).outputs())
     d = json.loads(lab.read_text())
     d["clipping_demo"]["unclipped"]["final_loss"] = 3.9
     lab.write_text(json.dumps(d))
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 1
     text = capsys.readouterr().out
     assert "claims that no longer hold: unclipped_sgd_worse_than_uniform" in text
-    assert snapshot(build.Destination("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination(M3, "full", str(out)).outputs()) == before
 
 
 def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, capsys):
@@ -206,7 +207,7 @@ def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, caps
     out = tmp_path / "q"
     assert build.main(["--settings", "quick", "--out", str(out), "--from-results", str(lab)]) == 0
     assert "[FAIL] rnn_gradient_never_exactly_zero_within_the_chunk" in capsys.readouterr().out
-    written = results.load_results(out / "data" / "baselines.json")
+    written = results.load_results(M3, out / "data" / M3.id / "results.json")
     assert {c["name"]: c["holds"] for c in written["claims"]}["rnn_gradient_never_exactly_zero_within_the_chunk"] is False
 
 
@@ -215,45 +216,45 @@ def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, caps
 # --------------------------------------------------------------------------------------------
 def test_build_adds_provenance(built):
     out, _ = built
-    d = results.load_results(out / "data" / "baselines.json")
+    d = results.load_results(M3, out / "data" / M3.id / "results.json")
     p = d["provenance"]
-    assert p["lab_source_sha256"] == results.lab_source_sha256()
+    assert p["lab_source_sha256"] == results.lab_source_sha256(M3)
     assert p["git_commit"]
     assert set(p["duration_s"]) >= {"total", "claims", "validate", "figures", "lab_ngram",
                                     "lab_train_rnn", "lab_train_lstm"}
     assert list(p["duration_s"])[0] == "total" and "write" not in p["duration_s"]   # no phase times json.dumps
-    assert len(d["claims"]) == len(claims.CLAIMS) and all(c["holds"] for c in d["claims"])
+    assert len(d["claims"]) == len(M3.build.claims.CLAIMS) and all(c["holds"] for c in d["claims"])
 
 
 def test_unchanged_rebuild_does_not_rerun(built, capsys, monkeypatch):
     out, _ = built
-    before = snapshot(build.Destination("full", str(out)).outputs())
+    before = snapshot(build.Destination(M3, "full", str(out)).outputs())
     monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("the lab was re-run"))
     assert build.main(["--settings", "full", "--out", str(out)]) == 0
     assert "up to date" in capsys.readouterr().out
     assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 0
-    assert snapshot(build.Destination("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination(M3, "full", str(out)).outputs()) == before
 
 
 def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
     out, _ = built
-    data = out / "data" / "baselines.json"
-    recorded = results.load_results(data)["provenance"]["lab_source_sha256"]
-    assert results.staleness(data, "full", out / "figures").fresh
+    data = out / "data" / M3.id / "results.json"
+    recorded = results.load_results(M3, data)["provenance"]["lab_source_sha256"]
+    assert results.staleness(M3, data, "full", out / "figures" / M3.id).fresh
     changed = hashlib.sha256(b"an edited lab").hexdigest()
-    monkeypatch.setattr(results, "lab_source_sha256", lambda: changed)
-    s = results.staleness(data, "full", out / "figures")
+    monkeypatch.setattr(results, "lab_source_sha256", lambda module: changed)
+    s = results.staleness(M3, data, "full", out / "figures" / M3.id)
     assert s.state == "stale" and recorded in s.message and changed in s.message
     # --no-run refuses, naming both hashes, and touches nothing
-    before = snapshot(build.Destination("full", str(out)).outputs())
+    before = snapshot(build.Destination(M3, "full", str(out)).outputs())
     assert build.main(["--settings", "full", "--out", str(out), "--no-run"]) == 2
     text = capsys.readouterr().out
     assert "stale" in text and recorded in text and changed in text
-    assert snapshot(build.Destination("full", str(out)).outputs()) == before
+    assert snapshot(build.Destination(M3, "full", str(out)).outputs()) == before
     # and a plain build would run the lab
     called = []
     monkeypatch.setattr(build, "execute", lambda *a, **k: called.append(1) or pytest.skip("ok"))
-    monkeypatch.setattr(build, "solution_notebook", lambda: (None, changed))
+    monkeypatch.setattr(build, "solution_notebook", lambda module: (None, changed))
     try:
         build.main(["--settings", "full", "--out", str(out)])
     except pytest.skip.Exception:
@@ -264,24 +265,25 @@ def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
 def test_staleness_with_real_lab_source_copy(built, tmp_path, monkeypatch):
     """Point the lab source at an edited copy: the hash changes and the data is stale."""
     out, _ = built
-    if not paths.LAB_SOURCE.exists():
+    if not M3.lab_source.exists():
         pytest.skip("the lab source is not there yet")
     copy_ = tmp_path / "lab03_sequence_models.py"
-    copy_.write_bytes(paths.LAB_SOURCE.read_bytes() + b"\n# an edit\n")
-    monkeypatch.setattr(paths, "LAB_SOURCE", copy_)      # the one definition: results and lab_source follow
-    s = results.staleness(out / "data" / "baselines.json", "full", out / "figures")
+    copy_.write_bytes(M3.lab_source.read_bytes() + b"\n# an edit\n")
+    # the module is the one definition of its lab source: results and lab_source follow
+    monkeypatch.setattr(type(M3), "lab_source", property(lambda self: copy_))
+    s = results.staleness(M3, out / "data" / M3.id / "results.json", "full", out / "figures" / M3.id)
     assert s.state == "stale" and s.current_sha256 == hashlib.sha256(copy_.read_bytes()).hexdigest()
 
 
 def test_other_settings_are_not_up_to_date(built):
     out, _ = built
-    s = results.staleness(out / "data" / "baselines.json", "quick", out / "figures")
+    s = results.staleness(M3, out / "data" / M3.id / "results.json", "quick", out / "figures" / M3.id)
     assert s.state == "settings" and not s.fresh
 
 
 def test_missing_figure_is_redrawn_without_running_the_lab(built, monkeypatch):
     out, _ = built
-    fig = out / "figures" / "clipping-demo.svg"
+    fig = out / "figures" / M3.id / "clipping-demo.svg"
     old = fig.read_bytes()
     fig.unlink()
     monkeypatch.setattr(build, "execute", lambda *a, **k: pytest.fail("the lab was re-run"))
@@ -294,7 +296,7 @@ def test_missing_figure_is_redrawn_without_running_the_lab(built, monkeypatch):
 # --------------------------------------------------------------------------------------------
 def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkeypatch):
     out, lab = built
-    outputs = build.Destination("full", str(out)).outputs()
+    outputs = build.Destination(M3, "full", str(out)).outputs()
     before = snapshot(outputs)
     d = json.loads(lab.read_text())
     d["models"]["lstm"]["training_steps"] = 2001          # a different measurement ...
@@ -303,7 +305,7 @@ def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkey
     def boom(data):
         raise RuntimeError("simulated crash while drawing")
 
-    monkeypatch.setattr(plot_results, "draw_all", boom)  # ... and a crash half-way
+    monkeypatch.setattr(M3.build.plots, "draw_all", boom)  # ... and a crash half-way
     with pytest.raises(RuntimeError, match="simulated crash"):
         build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
     assert snapshot(outputs) == before
@@ -312,7 +314,7 @@ def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkey
 
 def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
     out, lab = built
-    outputs = build.Destination("full", str(out)).outputs()
+    outputs = build.Destination(M3, "full", str(out)).outputs()
     before = snapshot(outputs)
     d = json.loads(lab.read_text())
     d["models"]["lstm"]["training_steps"] = 2001
@@ -329,7 +331,7 @@ def test_build_dying_between_renames_restores_old_files(built, monkeypatch):
     with pytest.raises(OSError, match="between renames"):
         build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
     assert snapshot(outputs) == before
-    for folder in (out / "data", out / "figures"):
+    for folder in (out / "data", out / "figures" / M3.id):
         assert not [p.name for p in folder.iterdir() if p.name.startswith(".")]
 
 
@@ -348,9 +350,9 @@ def test_atomic_write_all_or_nothing(tmp_path):
 
 
 def test_quick_never_targets_the_committed_files(capsys):
-    p = build.Destination("quick", None)
-    assert p.data == ROOT / "build" / "quick" / "data" / "baselines.json"
-    assert p.figures == ROOT / "build" / "quick" / "figures"
+    p = build.Destination(M3, "quick", None)
+    assert p.data == ROOT / "build" / "quick" / "data" / M3.id / "results.json"
+    assert p.figures == ROOT / "build" / "quick" / "figures" / M3.id
     assert build.main(["--settings", "quick", "--out", str(ROOT), "--no-run"]) == 2
     assert "must not write the committed" in capsys.readouterr().out
 
@@ -361,15 +363,15 @@ def test_quick_never_targets_the_committed_files(capsys):
 def test_figures_are_labelled_svg():
     d = fixture()
     d["clipping_demo"]["unclipped"]["loss"][-3:] = [None, None, None]   # a diverged run draws too
-    figs = plot_results.draw_all(d)
-    assert set(figs) == set(results.FIGURE_NAMES)
+    figs = M3.build.plots.draw_all(d)
+    assert set(figs) == set(M3.build.plots.FIGURE_NAMES)
     g = figs["gradient-by-distance.svg"].decode()
     assert "LSTM, ‖∂L/∂(hₛ, cₛ)‖" in g and "RNN, ‖∂L/∂hₛ‖" in g and "distance" in g and "float64" in g
     r = figs["gradient-rnn.svg"].decode()
     assert "Equation 8's bound" in r and "from 140 back, a norm taken in" in r and "LSTM" not in r
     c = figs["clipping-demo.svg"].decode()
     assert "ln 65" in c and "SGD step" in c and "clipped" in c and "non-finite" in c
-    assert figs == plot_results.draw_all(d)          # deterministic: rebuilds diff cleanly
+    assert figs == M3.build.plots.draw_all(d)          # deterministic: rebuilds diff cleanly
 
 
 # --------------------------------------------------------------------------------------------
@@ -378,33 +380,33 @@ def test_figures_are_labelled_svg():
 @pytest.mark.slow
 def test_quick_build_end_to_end(tmp_path):
     """Execute the lab at quick settings with nbclient and write a complete, valid result set."""
-    if not paths.LAB_SOURCE.exists():
+    if not M3.lab_source.exists():
         pytest.skip("the lab source is not there yet")
     if not CORPUS.exists():
-        pytest.skip(f"corpus not found at {CORPUS} (set LAB3_CORPUS)")
-    committed_before = snapshot([COMMITTED] + [paths.FIGURES_DIR / n for n in results.FIGURE_NAMES])
-    sha_before = results.lab_source_sha256()
+        pytest.skip(f"corpus not found at {CORPUS} (set LAB_CORPUS)")
+    committed_before = snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES])
+    sha_before = results.lab_source_sha256(M3)
     out = tmp_path / "quick"
     cmd = [sys.executable, "-m", "scripts.build", "--settings", "quick", "--out", str(out),
            "--device", "cpu", "--corpus", str(CORPUS)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))    # run from elsewhere: the build must not depend on cwd
     r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    d = results.load_results(out / "data" / "baselines.json")
+    d = results.load_results(M3, out / "data" / M3.id / "results.json")
     p = d["provenance"]
     assert p["settings"] == "quick" and p["device_type"] == "cpu"
-    sha_after = results.lab_source_sha256()
+    sha_after = results.lab_source_sha256(M3)
     assert p["lab_source_sha256"] in (sha_before, sha_after)     # the lab may be edited while it runs
     assert {"notebook", "lab", "claims", "figures"} <= set(p["duration_s"])
-    assert len(d["claims"]) == len(claims.CLAIMS)
-    assert not claims.failed(claims.evaluate(d)[:1]), "the n-gram rows must match Lab 1 at any settings"
-    for n in results.FIGURE_NAMES:
+    assert len(d["claims"]) == len(M3.build.claims.CLAIMS)
+    assert not claims.failed(claims.evaluate(M3, d)[:1]), "the n-gram rows must match Lab 1 at any settings"
+    for n in M3.build.plots.FIGURE_NAMES:
         assert (out / "figures" / n).stat().st_size > 1000
-    assert (out / "build" / "lab03_executed.ipynb").exists()
+    assert (out / "build" / "executed.ipynb").exists()
     # the committed full results were not touched
-    assert snapshot([COMMITTED] + [paths.FIGURES_DIR / n for n in results.FIGURE_NAMES]) == committed_before
+    assert snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
-    if results.lab_source_sha256() == p["lab_source_sha256"]:
+    if results.lab_source_sha256(M3) == p["lab_source_sha256"]:
         r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and "up to date" in r.stdout, r.stdout[-2000:]
 
@@ -436,25 +438,22 @@ def project(tmp_path, monkeypatch):
     (proj / "_site").mkdir(parents=True)
     (proj / "_site" / "index.html").write_text("old site")
     monkeypatch.setattr(render_site, "PROJECT", proj)
-    monkeypatch.setattr(results, "staleness", lambda *a, **k: results.Status("fresh", "fresh (test)"))
     return proj
 
 
 def assert_no_scratch_left(project: Path) -> None:
-    """Only the site and the pre-render's output (_variables.yml, modules/*/_generated/) are left:
-    no scratch folder, and the pre-render wrote into the project rendered, not into this checkout."""
-    assert sorted(p.name for p in project.iterdir()) == ["_site", "_variables.yml", "modules"]
-    assert (project / paths.GENERATED / "_results-table.md").exists()
+    """Only the site is left: no scratch folder (rendering writes no page data: `make data` does)."""
+    assert sorted(p.name for p in project.iterdir()) == ["_site"]
 
 
 def test_render_swaps_in_the_new_site(project, tmp_path):
-    assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=False)]) == 0
+    assert render_site.main(["--quarto", fake_quarto(tmp_path, fail=False)]) == 0
     assert (project / "_site" / "index.html").read_text() == "new site"
     assert_no_scratch_left(project)
 
 
 def test_failed_render_keeps_the_previous_site(project, tmp_path, capsys):
-    assert render_site.main(["--no-run", "--quarto", fake_quarto(tmp_path, fail=True)]) == 1
+    assert render_site.main(["--quarto", fake_quarto(tmp_path, fail=True)]) == 1
     assert (project / "_site" / "index.html").read_text() == "old site"
     assert_no_scratch_left(project)
     assert "previous _site/ is unchanged" in capsys.readouterr().out
@@ -463,16 +462,8 @@ def test_failed_render_keeps_the_previous_site(project, tmp_path, capsys):
 def test_missing_quarto_says_how_to_install(project, monkeypatch, capsys):
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.delenv("QUARTO", raising=False)
-    assert render_site.main(["--no-run"]) == 3
+    assert render_site.main([]) == 3
     assert "quarto.org/docs/get-started" in capsys.readouterr().out
-
-
-def test_render_refuses_stale_data_with_no_run(monkeypatch, capsys):
-    stale = results.Status("stale", "data/baselines.json is stale", "a" * 64, "b" * 64)
-    monkeypatch.setattr(results, "staleness", lambda *a, **k: stale)
-    assert render_site.main(["--no-run", "--quarto", "/bin/false"]) == 2
-    out = capsys.readouterr().out
-    assert "a" * 64 in out and "b" * 64 in out
 
 
 # --------------------------------------------------------------------------------------------
@@ -490,36 +481,36 @@ def toy_notebook(*cells):
 def test_execute_sets_the_lab_environment_and_keeps_the_notebook(tmp_path, capsys):
     nb = toy_notebook(
         'import os, json\nprint("hello from the lab")',
-        'json.dump({k: os.environ.get(k) for k in ("LAB3_SETTINGS", "LAB3_DEVICE", "LAB3_CORPUS")} | '
-        '{"cwd": os.getcwd()}, open(os.environ["LAB3_RESULTS"], "w"))')
-    paths = build.Destination("quick", str(tmp_path / "out"))
+        'json.dump({k: os.environ.get(k) for k in ("LAB_SETTINGS", "LAB_DEVICE", "LAB_CORPUS")} | '
+        '{"cwd": os.getcwd()}, open(os.environ["LAB_RESULTS"], "w"))')
+    paths = build.Destination(M3, "quick", str(tmp_path / "out"))
     out = build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
     got = json.loads(out.read_text())
-    assert got == {"LAB3_SETTINGS": "quick", "LAB3_DEVICE": "cpu", "LAB3_CORPUS": str(tmp_path / "corpus.txt"),
+    assert got == {"LAB_SETTINGS": "quick", "LAB_DEVICE": "cpu", "LAB_CORPUS": str(tmp_path / "corpus.txt"),
                    "cwd": str(paths.work)}
     assert "  | hello from the lab" in capsys.readouterr().out
-    assert (paths.work / "lab03_executed.ipynb").exists()
+    assert (paths.work / "executed.ipynb").exists()
 
 
 def test_failing_cell_is_named_with_its_source_and_error(tmp_path):
     import nbformat
 
     nb = toy_notebook("x = 1", "def f():\n    raise ValueError('the checkpoint failed')\nf()", "print('never')")
-    paths = build.Destination("quick", str(tmp_path / "out"))
+    paths = build.Destination(M3, "quick", str(tmp_path / "out"))
     with pytest.raises(build.BuildError) as e:
         build.execute(nb, paths, "quick", "cpu", tmp_path / "corpus.txt", cell_timeout=120)
     msg = str(e.value)
     assert "code cell 2 of 3 (notebook cell index 2)" in msg
     assert "| def f():" in msg and "ValueError: the checkpoint failed" in msg
     assert "\x1b[" not in msg                                  # no terminal colors
-    executed = nbformat.read(paths.work / "lab03_executed.ipynb", 4)
+    executed = nbformat.read(paths.work / "executed.ipynb", 4)
     assert executed.cells[2].outputs[-1]["ename"] == "ValueError"
-    assert str(paths.work / "lab03_executed.ipynb") in msg
+    assert str(paths.work / "executed.ipynb") in msg
 
 
 def test_second_concurrent_build_is_refused(built, capsys):
     out, lab = built
-    held = build.acquire_lock(build.Destination("full", str(out)))
+    held = build.acquire_lock(build.Destination(M3, "full", str(out)))
     try:
         assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 2
         assert "another build is running" in capsys.readouterr().out

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from scripts import build, lab_source, paths
+from tests.support import M3
 
 INTERRUPTED = "build interrupted; the previous data/ and figures/ are unchanged"
 
@@ -49,7 +50,7 @@ def test_wrong_corpus_is_refused_before_a_kernel_starts(tmp_path, monkeypatch, c
     out = capsys.readouterr().out
     assert code == 2
     assert f"refusing: {wrong} is not the corpus the lab was written for" in out
-    assert lab_source.lab_constant("CORPUS_SHA256") in out and "--corpus PATH or set LAB3_CORPUS" in out
+    assert lab_source.lab_constant("CORPUS_SHA256", M3) in out and "--corpus PATH or set LAB_CORPUS" in out
     assert "never downloads or replaces" in out and "Delete it" not in out   # not the notebook's advice
 
 
@@ -61,11 +62,11 @@ def test_missing_corpus_is_refused_before_a_kernel_starts(tmp_path, monkeypatch,
 
 @pytest.mark.slow
 def test_ctrl_c_during_the_lab_prints_one_line_exits_130_and_leaves_no_kernel(tmp_path):
-    corpus = paths.corpus()
+    corpus = M3.corpus()
     if not corpus.is_file():
         pytest.skip(f"the corpus is not at {corpus}")
     out = tmp_path / "out"
-    previous = {out / "data" / "baselines.json": b"{}\n", out / "figures" / "gradient-by-distance.svg": b"<svg/>"}
+    previous = {out / "data" / M3.id / "results.json": b"{}\n", out / "figures" / M3.id / "gradient-by-distance.svg": b"<svg/>"}
     for path, content in previous.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content)

@@ -9,16 +9,17 @@ import math
 import pytest
 
 from scripts import claims, paths
+from tests.support import M3
 
-FIXTURE = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+FIXTURE = json.loads(M3.fixture.read_text(encoding="utf-8"))
 
 
 def holds(name: str, data: dict) -> bool:
-    return next(c for c in claims.CLAIMS if c.name == name).check(data)[0]
+    return next(c for c in M3.build.claims.CLAIMS if c.name == name).check(data)[0]
 
 
 def detail(name: str, data: dict) -> str:
-    return next(c for c in claims.CLAIMS if c.name == name).check(data)[1]
+    return next(c for c in M3.build.claims.CLAIMS if c.name == name).check(data)[1]
 
 
 def with_models(**nats) -> dict:

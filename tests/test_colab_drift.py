@@ -12,8 +12,15 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "colab-drift.yml"
 
 
+def test_every_module_with_a_lab_has_its_student_notebook():
+    mods = colab_drift.modules()
+    assert "03-sequence-models" in mods
+    for m in mods.values():
+        assert m["notebook"].exists(), m
+
+
 def test_every_folded_solution_of_the_student_notebook_is_ticked():
-    nb = nbformat.read(colab_drift.NOTEBOOK, as_version=4)
+    nb = nbformat.read(colab_drift.modules()["03-sequence-models"]["notebook"], as_version=4)
     solutions = [c for c in nb.cells if any(t.startswith("solution-") for t in c.metadata.get("tags", []))]
     assert colab_drift.tick_every_solution(nb) == len(solutions) >= 6
     for cell in solutions:
@@ -41,6 +48,6 @@ def test_the_workflow_runs_weekly_and_by_hand_with_unpinned_packages():
     text = WORKFLOW.read_text()
     assert re.search(r"schedule:\s*\n\s*- cron:", text) and "workflow_dispatch:" in text
     assert "pip install --upgrade torch --index-url https://download.pytorch.org/whl/cpu" in text
-    assert "pip install --upgrade numpy matplotlib" in text
+    assert "pip install --upgrade numpy matplotlib" in text and "pyyaml" in text
     assert "requirements.txt" not in text and "==" not in text     # nothing pinned
     assert "python -m scripts.colab_drift" in text

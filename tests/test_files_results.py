@@ -9,6 +9,7 @@ import stat
 import pytest
 
 from scripts import files, paths, results
+from tests.support import M3
 
 SHA = "0123456789abcdef" * 4
 
@@ -20,12 +21,12 @@ def test_dumps_is_the_one_stable_serialization():
 
 
 def test_staleness_defaults_to_full_settings_and_names_a_missing_file(tmp_path):
-    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
     d["provenance"].update(lab_source_sha256=SHA, settings="full")
     path = tmp_path / "baselines.json"
     path.write_text(json.dumps(d), encoding="utf-8")
-    assert results.staleness(path, figures_dir=None, current_sha256=SHA).state == "fresh"
-    missing = results.staleness(tmp_path / "none.json", "full", None, current_sha256=SHA)
+    assert results.staleness(M3, path, figures_dir=None, current_sha256=SHA).state == "fresh"
+    missing = results.staleness(M3, tmp_path / "none.json", "full", None, current_sha256=SHA)
     assert missing.state == "missing" and missing.message.endswith("none.json does not exist")
 
 
@@ -66,7 +67,7 @@ def test_a_failure_while_backing_up_is_reported_as_itself(tmp_path, monkeypatch)
 
 
 def results_file(tmp_path, settings="full"):
-    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
     d["provenance"].update(lab_source_sha256=SHA, settings=settings)
     path = tmp_path / "baselines.json"
     path.write_text(json.dumps(d), encoding="utf-8")
@@ -76,34 +77,34 @@ def results_file(tmp_path, settings="full"):
 def test_every_state_reports_both_hashes_and_what_it_means(tmp_path):
     path, figures = results_file(tmp_path), tmp_path / "figures"
     figures.mkdir()
-    (figures / results.FIGURE_NAMES[0]).write_text("<svg/>")
-    s = results.staleness(path, "full", figures, current_sha256=SHA)
+    (figures / M3.build.plots.FIGURE_NAMES[0]).write_text("<svg/>")
+    s = results.staleness(M3, path, "full", figures, current_sha256=SHA)
     assert (s.state, s.recorded_sha256, s.current_sha256) == ("figures", SHA, SHA)
-    assert s.message.endswith("is up to date but figures are missing: " + ", ".join(results.FIGURE_NAMES[1:]))
-    for name in results.FIGURE_NAMES[1:]:
+    assert s.message.endswith("is up to date but figures are missing: " + ", ".join(M3.build.plots.FIGURE_NAMES[1:]))
+    for name in M3.build.plots.FIGURE_NAMES[1:]:
         (figures / name).write_text("<svg/>")
-    s = results.staleness(path, "full", figures, current_sha256=SHA)
+    s = results.staleness(M3, path, "full", figures, current_sha256=SHA)
     assert (s.state, s.recorded_sha256, s.current_sha256) == ("fresh", SHA, SHA)
     assert s.message.endswith("is up to date (lab source sha256 0123456789ab..., settings full)")
-    s = results.staleness(results_file(tmp_path, "quick"), "full", None, current_sha256=SHA)
+    s = results.staleness(M3, results_file(tmp_path, "quick"), "full", None, current_sha256=SHA)
     assert (s.state, s.recorded_sha256, s.current_sha256) == ("settings", SHA, SHA)
     assert s.message.endswith("was measured with settings 'quick', not 'full'")
-    s = results.staleness(tmp_path / "none.json", "full", None, current_sha256=SHA)
+    s = results.staleness(M3, tmp_path / "none.json", "full", None, current_sha256=SHA)
     assert (s.recorded_sha256, s.current_sha256) == (None, SHA)
 
 
 def test_schema_messages_name_the_place_and_stay_short(tmp_path):
     with pytest.raises(results.ResultsError, match=r"at \(top level\): \[\] is not of type 'object'"):
-        results.validate([])
-    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+        results.validate(M3, [])
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
     # "'" + s + "' is not of type 'number'" is len(s) + 26 characters: 200 is kept whole, 201 is cut
     for length, shown in ((174, "'" + "9" * 174 + "' is not of type 'number'"),
                           (175, ("'" + "9" * 175 + "' is not of type 'number'")[:200] + "...")):
         d["models"]["lstm"]["test_nats"] = "9" * length
-        assert results.schema_errors(d) == [f"at models/lstm/test_nats: {shown}"]
+        assert results.schema_errors(M3, d) == [f"at models/lstm/test_nats: {shown}"]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(d), encoding="utf-8")
     with pytest.raises(results.ResultsError, match=f"^{path} does not match"):
-        results.load_results(path)
+        results.load_results(M3, path)
     with pytest.raises(results.ResultsError, match="none.json does not exist: run `python -m scripts.build"):
-        results.load_results(tmp_path / "none.json")
+        results.load_results(M3, tmp_path / "none.json")

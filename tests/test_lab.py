@@ -12,16 +12,17 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from scripts.lab_source import load_lab
+from tests.support import M3
 
 
 @pytest.fixture(scope="module")
 def lab():
-    return load_lab("solution")
+    return load_lab(M3, "solution")
 
 
 @pytest.fixture(scope="module")
 def student():
-    return load_lab("student")
+    return load_lab(M3, "student")
 
 
 NAMES = {"checkpoint_1": "Checkpoint 1 (Exercise 1, ", "checkpoint_2": "Checkpoint 2 (Exercise 2, ",
@@ -470,20 +471,20 @@ def test_parameter_counts(lab):
 
 
 def test_settings_are_overridable_from_outside(monkeypatch):
-    monkeypatch.setenv("LAB3_SETTINGS", "quick")
-    monkeypatch.setenv("LAB3_DEVICE", "cpu")
-    quick = load_lab("solution")
+    monkeypatch.setenv("LAB_SETTINGS", "quick")
+    monkeypatch.setenv("LAB_DEVICE", "cpu")
+    quick = load_lab(M3, "solution")
     assert quick["SETTINGS_NAME"] == "quick" and quick["S"].rnn_steps < 100 and str(quick["DEVICE"]) == "cpu"
     full = quick["SETTINGS_PRESETS"]["full"]
     assert (full["rnn_steps"], full["lstm_steps"], full["batch_size"], full["chunk_len"]) == (1000, 2000, 64, 128)
     assert (full["grad_chunks"], full["grad_chunk_len"], full["sgd_steps"], full["sgd_lr"]) == (64, 200, 150, 2.0)
-    monkeypatch.setenv("LAB3_SETTINGS", "huge")
-    with pytest.raises(ValueError, match="LAB3_SETTINGS='huge'"):
-        load_lab("solution")
+    monkeypatch.setenv("LAB_SETTINGS", "huge")
+    with pytest.raises(ValueError, match="LAB_SETTINGS='huge'"):
+        load_lab(M3, "solution")
 
 
 def test_corpus_errors_are_clear(lab, tmp_path, monkeypatch):
-    monkeypatch.delenv("LAB3_CORPUS", raising=False)
+    monkeypatch.delenv("LAB_CORPUS", raising=False)
     with pytest.raises(FileNotFoundError, match=r"corpus not found at .*sha256 86c4e6aa"):
         lab["load_corpus"](tmp_path / "missing.txt")
     wrong = tmp_path / "tinyshakespeare.txt"
@@ -509,9 +510,9 @@ def test_ngram_baseline_reproduces_lab1(lab, corpus_path):
 
 
 def test_training_stops_on_a_non_finite_loss_and_names_the_step(monkeypatch):
-    monkeypatch.setenv("LAB3_SETTINGS", "quick")
-    monkeypatch.setenv("LAB3_DEVICE", "cpu")
-    lab = load_lab("solution")
+    monkeypatch.setenv("LAB_SETTINGS", "quick")
+    monkeypatch.setenv("LAB_DEVICE", "cpu")
+    lab = load_lab(M3, "solution")
     lab["split_ids"] = {"train": np.random.default_rng(0).integers(0, 65, 5000)}
     calls = {"n": 0}
     real_loss = lab["lm_loss_and_ppl"]

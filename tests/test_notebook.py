@@ -6,11 +6,12 @@ import re
 
 import nbformat
 import pytest
+
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from scripts.lab_source import load_lab, notebook_text, read_source, solution_notebook, student_notebook
-from scripts.paths import LAB_SOURCE, STUDENT_NOTEBOOK
+from tests.support import M3
 
 EXERCISES = ["1", "2", "3b", "4", "5", "challenge"]
 HINTED = ["1", "2", "3b", "4", "5", "challenge"]
@@ -20,7 +21,7 @@ TITLES = {"1": "Exercise 1", "2": "Exercise 2", "3b": "Exercise 3B", "4": "Exerc
 
 @pytest.fixture(scope="module")
 def committed():
-    return nbformat.read(STUDENT_NOTEBOOK, as_version=4)
+    return nbformat.read(M3.notebook, as_version=4)
 
 
 def tags(cell):
@@ -34,7 +35,7 @@ def index_of(nb, tag):
 
 
 def test_student_notebook_is_up_to_date_with_its_source(committed):
-    assert STUDENT_NOTEBOOK.read_text() == notebook_text(student_notebook()), \
+    assert M3.notebook.read_text() == notebook_text(student_notebook(M3)), \
         "lab/lab03_sequence_models.ipynb is stale: run python -m scripts.make_notebooks"
 
 
@@ -93,7 +94,7 @@ CHECKED = {"1": ("checkpoint_1", ["rnn_cell_step"]), "2": ("checkpoint_2", ["lm_
 def test_folded_solution_replaces_nothing_unless_use_solution_is_ticked(committed, ex, capsys):
     folded = committed.cells[index_of(committed, f"solution-{ex}")].source
     checkpoint, names = CHECKED[ex]
-    lab = load_lab("student")                      # the student's functions (stubs here) are in the namespace
+    lab = load_lab(M3, "student")                      # the student's functions (stubs here) are in the namespace
     mine = {name: lab[name] for name in names}
     exec(compile(folded, f"<solution-{ex}>", "exec"), lab)       # noqa: S102 - as Run All runs it
     assert {name: lab[name] for name in names} == mine, "an unticked solution cell replaced the student's code"
@@ -114,16 +115,16 @@ def test_exercise_4_gives_the_four_gate_lines(committed):
 
 
 def test_source_is_jupytext_percent_with_tagged_cells():
-    source = read_source(LAB_SOURCE)
+    source = read_source(M3)
     assert any("def" in tags(c) for c in source.cells)
 
 
 @pytest.mark.slow
 def test_stub_notebook_stops_at_checkpoint_1_with_a_clear_message(corpus_path, tmp_path, monkeypatch):
-    monkeypatch.setenv("LAB3_SETTINGS", "quick")
-    monkeypatch.setenv("LAB3_CORPUS", str(corpus_path))
-    monkeypatch.setenv("LAB3_DEVICE", "cpu")
-    nb = student_notebook()
+    monkeypatch.setenv("LAB_SETTINGS", "quick")
+    monkeypatch.setenv("LAB_CORPUS", str(corpus_path))
+    monkeypatch.setenv("LAB_DEVICE", "cpu")
+    nb = student_notebook(M3)
     with pytest.raises(CellExecutionError) as err:
         NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     message = str(err.value)
@@ -137,10 +138,10 @@ def test_run_all_with_the_students_own_code_keeps_it_and_survives_a_skipped_chal
     """Every exercise written by hand (the solution code typed into the stubs), the Challenge skipped: the
     notebook runs to the end, every checkpoint checks the student's own function, and the results are saved."""
     results = tmp_path / "results.json"
-    monkeypatch.setenv("LAB3_SETTINGS", "quick")
-    monkeypatch.setenv("LAB3_CORPUS", str(corpus_path))
-    monkeypatch.setenv("LAB3_DEVICE", "cpu")
-    monkeypatch.setenv("LAB3_RESULTS", str(results))
+    monkeypatch.setenv("LAB_SETTINGS", "quick")
+    monkeypatch.setenv("LAB_CORPUS", str(corpus_path))
+    monkeypatch.setenv("LAB_DEVICE", "cpu")
+    monkeypatch.setenv("LAB_RESULTS", str(results))
     nb, written = student_notebook(), solution_notebook()
     for ex in EXERCISES[:-1]:
         nb.cells[index_of(nb, f"exercise-{ex}")].source = written.cells[index_of(written, f"exercise-{ex}")].source

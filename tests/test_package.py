@@ -43,4 +43,4 @@ def test_an_entry_point_runs_from_the_project_root(tmp_path):
     """`python -m scripts.results` (the staleness report) runs as the README says, from the project root."""
     res = subprocess.run([sys.executable, "-m", "scripts.results"], cwd=paths.ROOT, capture_output=True, text=True)
     assert res.returncode in (0, 1), res.stderr       # 0 fresh, 1 stale: both are answers
-    assert "data/baselines.json" in res.stdout
+    assert "data/03-sequence-models/results.json" in res.stdout

@@ -24,13 +24,15 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.support import M3
+
 ROOT = Path(__file__).resolve().parent.parent
-GLOSSARY = ROOT / "glossary.qmd"
-MODULE_PAGE = ROOT / "modules" / "03-sequence-models" / "index.qmd"
+GLOSSARY = M3.dir / "glossary.qmd"
+MODULE_PAGE = M3.dir / "index.qmd"
 BIB = ROOT / "references.bib"
-SLIDES = ROOT / "modules" / "03-sequence-models" / "slides.qmd"
-PAGES = [ROOT / "index.qmd", MODULE_PAGE, ROOT / "lab.qmd", GLOSSARY, SLIDES]
-BRIEFING_LINK = re.compile(r"\]\(modules/03-sequence-models/index\.qmd#([\w-]+)\)")
+SLIDES = M3.dir / "slides.qmd"
+PAGES = [ROOT / "index.qmd", MODULE_PAGE, M3.dir / "lab.qmd", GLOSSARY, SLIDES]
+BRIEFING_LINK = re.compile(r"\]\(index\.qmd#([\w-]+)\)")      # from the module's glossary to its briefing
 GLOSSARY_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\((?:\.\./\.\./|/)?glossary\.qmd#([\w-]+)\)")
 CROSSREF_PREFIXES = ("eq-", "fig-", "tbl-", "sec-")
 
@@ -173,24 +175,19 @@ def entries():
     return glossary_entries()
 
 
-INCLUDE = re.compile(r"^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}[ \t]*$", flags=re.M)
 NAVIGATION = {"_agenda.qmd", "_exercise-table.qmd"}  # lists of section and exercise names, not prose
 
 
-def with_partials(path: Path, depth: int = 0) -> str:
-    """The page with its hand-written partials expanded, as Quarto does.  Generated partials (from the
-    data) and the navigation tables are left out: they are not where the briefing introduces terms."""
-    assert depth < 5, f"include loop at {path}"
-
-    def inc(m: re.Match) -> str:
-        name = m.group(1)
-        target = (ROOT / name.lstrip("/")) if name.startswith("/") else path.parent / name
-        if "_generated" in Path(name).parts or target.name in NAVIGATION:
-            return ""
-        assert target.exists(), f"{path.relative_to(ROOT)} includes {name}, which does not exist"
-        return with_partials(target, depth + 1)
-
-    return INCLUDE.sub(inc, path.read_text(encoding="utf-8"))
+def with_partials(path: Path) -> str:
+    """The page with its hand-written partials expanded, as Quarto does, by the project's one include
+    expansion (tests/js/qmd-files.mjs).  Generated partials (from the data) and the navigation tables are
+    left out: they are not where the briefing introduces terms."""
+    leave = ["modules/*/_generated/*"] + [f"**/{name}" for name in NAVIGATION]
+    cmd = ["node", str(ROOT / "tests" / "js" / "qmd-files.mjs"), "expand", str(path), "--no-meta", "--strict"]
+    res = subprocess.run(cmd + [arg for glob in leave for arg in ("--leave", glob)], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    return res.stdout
 
 
 @pytest.fixture(scope="module")
@@ -365,7 +362,7 @@ def rendered():
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     site = Path(json.loads(res.stdout.strip().splitlines()[-1])["site"])
     out = {}
-    for name in ["modules/03-sequence-models/index.html", "glossary.html"]:
+    for name in [f"modules/{M3.id}/index.html", f"modules/{M3.id}/glossary.html"]:
         parser = Anchors()
         html = (site / name).read_text(encoding="utf-8")
         parser.feed(html)
@@ -374,18 +371,18 @@ def rendered():
 
 
 def test_rendered_links_resolve_both_ways(rendered):
-    module, module_html = rendered["modules/03-sequence-models/index.html"]
-    glossary, _ = rendered["glossary.html"]
-    to_glossary = [h.split("#", 1)[1] for h in module.hrefs if re.match(r"(?:\.\./\.\./)?glossary\.html#", h)]
+    module, module_html = rendered[f"modules/{M3.id}/index.html"]
+    glossary, _ = rendered[f"modules/{M3.id}/glossary.html"]
+    to_glossary = [h.split("#", 1)[1] for h in module.hrefs if re.match(rf"(?:\.\./\.\./modules/{M3.id}/)?glossary\.html#", h)]
     assert to_glossary and all(a in glossary.ids for a in to_glossary), \
         sorted(a for a in to_glossary if a not in glossary.ids)
-    to_module = [h.split("#", 1)[1] for h in glossary.hrefs if "03-sequence-models/index.html#" in h]
+    to_module = [h.split("#", 1)[1] for h in glossary.hrefs if re.match(rf"(?:\.\./\.\./modules/{M3.id}/)?index\.html#", h)]
     assert to_module and all(a in module.ids for a in to_module), sorted(a for a in to_module if a not in module.ids)
     assert set(glossary_entries()) <= set(to_glossary)
 
 
 def test_rendered_citations_resolve(rendered):
-    module, html = rendered["modules/03-sequence-models/index.html"]
+    module, html = rendered[f"modules/{M3.id}/index.html"]
     assert "?@" not in html and "???" not in html
     assert sorted(module.refs) == sorted(bib_entries()), "one reference per .bib entry"
     for key in bib_entries():
@@ -400,17 +397,17 @@ def test_rendered_citations_resolve(rendered):
 # --------------------------------------------------------------------------------------------
 # What the pages say about the lab agrees with the lab
 # --------------------------------------------------------------------------------------------
-LAB_SOURCE = ROOT / "lab" / "lab03_sequence_models.py"
+LAB_SOURCE = M3.lab_source
 
 
 def test_exercise_and_part_counts_match_the_lab():
     lab = LAB_SOURCE.read_text(encoding="utf-8")
     parts = re.findall(r"(?m)^# # Part ([A-Z]) ·", lab)
     exercises = set(re.findall(r'tags=\[[^\]]*"exercise-(\d+)[a-z]?"', lab))
-    table = (ROOT / "modules" / "03-sequence-models" / "_exercise-table.qmd").read_text(encoding="utf-8")
+    table = (M3.dir / "_exercise-table.qmd").read_text(encoding="utf-8")
     assert re.findall(r"\*\*Part ([A-Z]) ·", table) == parts
     assert len(set(re.findall(r"Exercise (\d+) ·", table))) == len(exercises)
-    claims = [(p, m) for p in [MODULE_PAGE, ROOT / "lab.qmd"]
+    claims = [(p, m) for p in [MODULE_PAGE, M3.dir / "lab.qmd"]
               for m in re.finditer(r"(\d+) exercises in (\d+) parts", p.read_text(encoding="utf-8"))]
     assert claims, "the pages no longer say how many exercises and parts the lab has"
     for p, m in claims:
@@ -431,8 +428,8 @@ def test_pages_mention_keys_only_if_the_lab_uses_them():
 def test_lab_runtime_is_the_measured_one():
     """The pages say how long the lab's compute took only through the data (the build's own timing,
     with where it ran), never as a typed estimate."""
-    for p in [MODULE_PAGE, ROOT / "lab.qmd"]:
+    for p in [MODULE_PAGE, M3.dir / "lab.qmd"]:
         text = with_partials(p)
-        assert "{{< var provenance.lab_compute >}}" in text, f"{p.relative_to(ROOT)}: no measured lab runtime"
+        assert "{{< meta data.provenance.lab_compute >}}" in text, f"{p.relative_to(ROOT)}: no measured lab runtime"
         typed = re.search(r"(?:about|~)?\s*\d+\s*(?:minutes|min)\b[^.|]*\b(?:compute|T4|GPU|CPU)", text)
         assert not typed, f"{p.relative_to(ROOT)} types a runtime: {typed.group(0)!r}"

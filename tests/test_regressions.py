@@ -27,6 +27,7 @@ import torch
 
 from scripts import build, claims, files, paths, results
 from scripts.lab_source import load_lab
+from tests.support import M3
 
 
 # --------------------------------------------------------------------------------------------
@@ -34,7 +35,7 @@ from scripts.lab_source import load_lab
 # --------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def lab():
-    return load_lab("solution")
+    return load_lab(M3, "solution")
 
 
 def hand_rolled_nats(model, ids, first, last, warm, reset_every=None):
@@ -86,7 +87,7 @@ def test_final_loss_is_the_mean_of_the_last_steps(lab):
 # results files: staleness
 # --------------------------------------------------------------------------------------------
 def fixture() -> dict:
-    return json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    return json.loads(M3.fixture.read_text(encoding="utf-8"))
 
 
 def results_file(tmp_path, sha: str, settings: str = "full"):
@@ -109,23 +110,23 @@ SHA = "0123456789abcdef" * 4
 def test_unreadable_results_are_never_up_to_date(tmp_path, content):
     path = tmp_path / "baselines.json"
     path.write_bytes(content)
-    s = results.staleness(path, "full", None, current_sha256=SHA)
+    s = results.staleness(M3, path, "full", None, current_sha256=SHA)
     assert (s.state, s.fresh) == ("invalid", False)
 
 
 def test_staleness_compares_the_whole_hash(tmp_path):
-    assert results.staleness(results_file(tmp_path, SHA), "full", None, current_sha256=SHA).fresh
+    assert results.staleness(M3, results_file(tmp_path, SHA), "full", None, current_sha256=SHA).fresh
     for changed in (SHA[:-1] + "0",                        # differs in the last hex digit only
                     "f" + SHA[1:]):                        # ... or in the first only
-        s = results.staleness(results_file(tmp_path, SHA), "full", None, current_sha256=changed)
+        s = results.staleness(M3, results_file(tmp_path, SHA), "full", None, current_sha256=changed)
         assert (s.state, s.fresh) == ("stale", False), changed
 
 
 def test_results_of_other_settings_are_not_up_to_date(tmp_path):
     path = results_file(tmp_path, SHA, settings="quick")
-    s = results.staleness(path, "full", None, current_sha256=SHA)
+    s = results.staleness(M3, path, "full", None, current_sha256=SHA)
     assert (s.state, s.fresh) == ("settings", False)
-    assert results.staleness(path, "quick", None, current_sha256=SHA).fresh
+    assert results.staleness(M3, path, "quick", None, current_sha256=SHA).fresh
 
 
 # --------------------------------------------------------------------------------------------
@@ -149,9 +150,9 @@ def test_build_refuses_lab_results_of_other_settings(tmp_path, capsys, ran_with)
     lab_json, out = tmp_path / "lab.json", tmp_path / "out"
     lab_json.write_text(json.dumps(lab_results(ran_with)), encoding="utf-8")
     status = build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab_json)])
-    written = out / "data" / "baselines.json"
+    written = out / "data" / M3.id / "results.json"
     if ran_with == "full":                                # the control: the same results are accepted
-        assert status == 0 and results.load_results(written)["provenance"]["settings"] == "full"
+        assert status == 0 and results.load_results(M3, written)["provenance"]["settings"] == "full"
     else:
         assert status == 1 and not written.exists()
         assert "settings 'quick'" in capsys.readouterr().out
@@ -161,7 +162,7 @@ def test_build_refuses_lab_results_of_other_settings(tmp_path, capsys, ran_with)
 # claims: the thresholds the page states ("at least 100 times", "below 3.0 nats")
 # --------------------------------------------------------------------------------------------
 def claim(name: str):
-    return next(c for c in claims.CLAIMS if c.name == name)
+    return next(c for c in M3.build.claims.CLAIMS if c.name == name)
 
 
 def with_ratio_at_50(ratio: float) -> dict:

@@ -1,6 +1,7 @@
-"""scripts/site_data.py in process: the display strings of the page's variables and partials, from
-data with chosen numbers, against strings worked out by hand (tests/test_site_pages.py checks the
-pages through the command itself; these let mutation testing see which function a test reaches)."""
+"""Page data in process: the display strings of Module 3's page values and partials (its
+build/page_data.py, through scripts/site_data.py), from data with chosen numbers, against strings worked
+out by hand (tests/test_site_pages.py checks the pages through the command itself; these let mutation
+testing see which function a test reaches)."""
 from __future__ import annotations
 
 import copy
@@ -11,13 +12,19 @@ import pytest
 import yaml
 
 from scripts import paths, site_data
+from tests.support import M3
 
-COURSE = {"github": "org/repo", "branch": "main", "notebook": "lab/x.ipynb"}
+PD = M3.build.page_data       # the module's own formatting of its data
+
+
+def values(data: dict) -> dict:
+    """What the module's _metadata.yml holds under `data:`."""
+    return {**PD.variables(data, None), "provenance": site_data.provenance_variables(data["provenance"])}
 
 
 @pytest.fixture
 def data() -> dict:
-    d = json.loads(paths.FIXTURE.read_text(encoding="utf-8"))
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
     m = d["models"]
     m["rnn"].update(test_nats=1.69594, perplexity=5.45155, bpc=2.44672, parameters=103041, training_steps=1000)
     m["lstm"].update(test_nats=1.6114, perplexity=5.0098, parameters=350593, training_steps=2000)
@@ -35,7 +42,7 @@ def data() -> dict:
 
 
 def test_models_and_comparison(data):
-    v = site_data.build_variables(data, COURSE)
+    v = values(data)
     rnn = {"nats": "1.6959", "nats_2dp": "1.70", "ppl": "5.45", "bpc": "2.45", "params": "103,041",
            "steps": "1,000", "d_h": "256"}
     assert {key: v["models"]["rnn"][key] for key in rnn} == rnn
@@ -47,11 +54,11 @@ def test_models_and_comparison(data):
     assert v["compare"] == {"lstm_lead_nats": "0.22", "rnn_lead_nats": "0.14", "lstm_rnn_ppl_gap": "0.44",
                             "param_ratio": "3.4", "steps_ratio": "twice"}
     data["models"]["lstm"]["training_steps"] = 3400
-    assert site_data.build_variables(data, COURSE)["compare"]["steps_ratio"] == "3.4 times"
+    assert values(data)["compare"]["steps_ratio"] == "3.4 times"
 
 
 def test_gradient_and_clipping(data):
-    v = site_data.build_variables(data, COURSE)
+    v = values(data)
     g = v["gradient"]
     assert (g["chunks"], g["chunk_length"], g["spectral_W"]) == ("64", "200", "5.2")
     assert g["ratio_at_50"] == "5 × 10¹"
@@ -60,35 +67,33 @@ def test_gradient_and_clipping(data):
                              "unclipped_final": "9.35"}                  # 9.345: half up, as on paper
     data["gradient_by_distance"].update(rnn_first_all_zero_distance=None, rnn_naive_norm_zero_distance=149,
                                         rnn_factor_per_character=0.6912, lstm_rnn_ratio_at_50=None)
-    g = site_data.build_variables(data, COURSE)["gradient"]
+    g = values(data)["gradient"]
     assert (g["first_all_zero"], g["naive_norm_zero"]) == ("never (within the measured distances)", "149")
     assert g["factor_per_character"] == "0.69"
     assert g["ratio_at_50"] == "not measurable (the RNN's is exactly 0 there)"
 
 
-def test_provenance_and_course(data):
-    v = site_data.build_variables(data, COURSE)
+def test_provenance(data):
+    v = values(data)
     p = v["provenance"]
     assert (p["date"], p["git_commit"], p["seed"]) == ("2026-11-29", "0123456789ab+dirty", "0")
     assert p["run_phrase"] == "full settings, seed 0, on a CPU, not yet on a Colab T4"
     assert p["lab_compute"] == "10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4"
     gpu = copy.deepcopy(data)
     gpu["provenance"].update(device="Tesla T4", device_type="cuda", duration_s={"total": 40.0, "lab": 29.0})
-    p = site_data.build_variables(gpu, COURSE)["provenance"]
+    p = values(gpu)["provenance"]
     assert p["run_phrase"] == "full settings, seed 0, on a GPU (Tesla T4)"
     assert p["lab_compute"] == "1 minute on a GPU (Tesla T4), at full settings"      # 29 s: at least 1
     assert site_data.short_commit("abcdef0123456789") == "abcdef012345"
     assert site_data.short_commit("abc1234+dirty") == "abc1234+dirty"
     assert (v["provenance"]["settings"], v["provenance"]["device"], v["provenance"]["device_type"],
             v["provenance"]["torch"]) == ("full", "AMD EPYC", "cpu", data["provenance"]["torch"])
-    assert {k: v["course"][k] for k in ("github", "branch", "notebook")} == COURSE
     gpu["provenance"]["duration_s"]["lab"] = 90.0                                 # 1.5 minutes -> 2
-    assert site_data.build_variables(gpu, COURSE)["provenance"]["lab_compute"].startswith("2 minutes on a GPU")
-    assert v["course"]["colab_url"] == "https://colab.research.google.com/github/org/repo/blob/main/lab/x.ipynb"
+    assert values(gpu)["provenance"]["lab_compute"].startswith("2 minutes on a GPU")
 
 
 def test_results_table_and_provenance_line(data):
-    table = site_data.results_table(data, site_data.build_variables(data, COURSE))
+    table = PD.results_table(data, values(data))
     rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
     assert len(rows) == 7                                                # header + six models
     assert rows[1].startswith("| Uniform over the 65 characters | – | 4.1744 | 65 |")
@@ -99,44 +104,44 @@ def test_results_table_and_provenance_line(data):
     assert lines[1].startswith("|:---") and lines[1].endswith("|:---:|------:|------:|------:|")
     # a pandoc table caption, then the provenance in its own div
     assert lines[8:] == ["", ": Test results on the same test characters, in the same units.", "",
-                         "::: {.provenance}", site_data.provenance_line(data["provenance"]), ":::", ""]
+                         "::: {.provenance}", site_data.provenance_line(data["provenance"], M3), ":::", ""]
     labelled = {**data["models"]["rnn"], "label": "RNN (103,041 parameters)"}
-    assert site_data.table_label(labelled, {"params": "103,041"}) == "RNN (103,041 parameters)"   # not twice
-    line = site_data.provenance_line(data["provenance"])
+    assert PD.table_label(labelled, {"params": "103,041"}) == "RNN (103,041 parameters)"   # not twice
+    line = site_data.provenance_line(data["provenance"], M3)
     assert "git commit `0123456789ab+dirty`" in line and "lab source `000000000000`." in line
     assert "seed 0, on AMD EPYC (cpu)" in line
 
 
 def test_answer_saturation_computes_from_the_shown_norm(data):
-    v = site_data.build_variables(data, COURSE)
-    text = site_data.answer_saturation(v)
+    v = values(data)
+    text = PD.answer_saturation(v)
     # 1 - 1/5.2 = 0.8077 -> 0.808; sqrt(0.808) = 0.899 -> 0.90; atanh(0.90) = 1.47 -> 1.5;
     # 0.02 * 5.2 = 0.104 -> 0.10; 1 / 0.10 = 10
     for part in ("1 - 1/5.2 = 0.808", "|h| > 0.90", "only about 1.5", "\\approx 0.10$", "factor of about 10 per"):
         assert part in text, part
     for norm, sufficient in (("0.9", True), ("1.0", True), ("1.5", False)):    # "at most 1": vanishing for sure
         v["gradient"]["spectral_W"] = norm
-        assert ("sufficient case for vanishing" in site_data.answer_saturation(v)) is sufficient, norm
-    assert site_data.answer_saturation(v | {"gradient": {"spectral_W": "0.9"}}) == (
+        assert ("sufficient case for vanishing" in PD.answer_saturation(v)) is sufficient, norm
+    assert PD.answer_saturation(v | {"gradient": {"spectral_W": "0.9"}}) == (
         "With $\\lVert W \\rVert \\approx$ 0.9 the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for every $|h|$: "
         "this trained RNN is in the sufficient case for vanishing.\n")
 
 
 def test_worked_example_rows():
-    below_1 = site_data.one_unit_row({"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9})
+    below_1 = PD.one_unit_row({"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9})
     assert below_1 == ("| $w = 0.9$, any state | at most 0.9 | over 50 steps: at most $0.9^{50} = 0.005$ "
                        "| the same: 0.005 |")
-    saturated = site_data.one_unit_row({"w": 2.0, "h": 0.9, "distance": 20, "factor": 0.38000001})
+    saturated = PD.one_unit_row({"w": 2.0, "h": 0.9, "distance": 20, "factor": 0.38000001})
     # 1 - 0.81 = 0.19, times 2 = 0.38; 0.38^20 = 4.0e-9; 2^20 = 1,048,576
     assert saturated == ("| $w = 2$, state saturated at $h_j = 0.9$ | $(1 - 0.81) \\times 2 = 0.38$ | over 20 "
                          "steps: $0.38^{20} \\approx 4 \\times 10^{-9}$ | $10^{6}$ |")
-    near_0 = site_data.one_unit_row({"w": 2.0, "h": 0.0, "distance": 20, "factor": 2.0})
+    near_0 = PD.one_unit_row({"w": 2.0, "h": 0.0, "distance": 20, "factor": 2.0})
     assert "state near 0 | $(1 - 0) \\times 2 = 2$" in near_0
     # the factor and h^2 are shown with two decimals: 0.3849 -> 0.38, 0.95^2 = 0.9025 -> 0.9
-    assert "$(1 - 0.9) \\times 2 = 0.38$" in site_data.one_unit_row({"w": 2.0, "h": 0.95, "distance": 20,
+    assert "$(1 - 0.9) \\times 2 = 0.38$" in PD.one_unit_row({"w": 2.0, "h": 0.95, "distance": 20,
                                                                         "factor": 0.3849})
     for w in (1.0, 1.5):                                   # |w| >= 1: the state matters
-        assert "state near 0" in site_data.one_unit_row({"w": w, "h": 0.0, "distance": 20, "factor": w})
+        assert "state near 0" in PD.one_unit_row({"w": w, "h": 0.0, "distance": 20, "factor": w})
 
 
 def test_site_files_hold_the_variables_and_every_partial(data):
@@ -144,47 +149,46 @@ def test_site_files_hold_the_variables_and_every_partial(data):
               "temperature": {"logits": [2.0, 1.0, 0.0], "draws": 20000,
                               "rows": [{"tau": 0.5, "probs": [0.86681, 0.11731, 0.01588],
                                         "frequencies": [0.8671, 0.1169, 0.016]}]}}
-    files = site_data.site_files(data, worked, COURSE, "baselines.json")
+    files = site_data.site_files(M3, data, worked, M3.results)
     generated = {path.name: text for path, text in files.items()}
-    variables = generated["_variables.yml"]
-    assert variables.startswith("# GENERATED by `python3 -m scripts.site_data` from data/baselines.json")
-    assert yaml.safe_load(variables) == site_data.build_variables(data, COURSE)
+    assert set(files) == {M3.metadata_file} | {M3.generated / name for name in generated if name != "_metadata.yml"}
+    variables = generated["_metadata.yml"]
+    assert variables.startswith("# GENERATED by `python3 -m scripts.site_data` from data/03-sequence-models/results.json")
+    assert yaml.safe_load(variables) == {"data": values(data)}
     # tau = 0.5: z / tau = (4, 2, 0); the shares to three decimals, half up
     assert "| 0.5 | $(4, 2, 0)$ | $(0.867,\\ 0.117,\\ 0.016)$ | $(0.867,\\ 0.117,\\ 0.016)$ |" in \
         generated["_worked-temperature.md"]
     assert "20,000 draws" in generated["_worked-temperature.md"]
     assert "Logits $z_t = (2, 1, 0)$" in generated["_worked-temperature.md"]
     assert "| $w = 0.9$, any state |" in generated["_worked-one-unit.md"]
-    assert generated["_colab-badge.md"].startswith("[Open in Colab](https://colab.research.google.com/github/org/")
     assert "def rnn_cell_step(" in generated["_code-rnn-cell-step.md"]
-    assert set(generated) == {"_variables.yml", "_results-table.md", "_answer-saturation.md", "_worked-one-unit.md",
-                              "_worked-temperature.md", "_colab-badge.md", "_code-rnn-cell-step.md",
+    assert set(generated) == {"_metadata.yml", "_results-table.md", "_answer-saturation.md", "_worked-one-unit.md",
+                              "_worked-temperature.md", "_code-rnn-cell-step.md",
                               "_code-lstm-cell-step.md", "_code-sample-with-temperature.md"}
     # readable YAML: unicode as is, keys in the page's order, long lines unbroken
     assert 'ratio_at_50: 5 × 10¹' in variables
-    assert [line.split(":")[0] for line in variables.splitlines() if line and line[0].isalpha()] == \
-        ["course", "models", "compare", "gradient", "clipping", "provenance"]
-    assert "  lab_compute: 10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
+    assert [line.split(":")[0].strip() for line in variables.splitlines() if line.startswith("  ") and line[2].isalpha()] \
+        == ["models", "compare", "gradient", "clipping", "provenance"]
+    assert "    lab_compute: 10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
     one_unit = generated["_worked-one-unit.md"].splitlines()
     assert one_unit[0].startswith("| Case | One-step factor") and one_unit[1].startswith("|:---")
     assert one_unit[-1].startswith(": One hidden unit, three cases") and one_unit[-2] == ""
-    assert one_unit[-1].endswith(" through the lab's `rnn_cell_step`, in `data/worked_examples.json`).")
+    assert one_unit[-1].endswith(" through the lab's `rnn_cell_step`, in `data/03-sequence-models/worked_examples.json`).")
     temperature = generated["_worked-temperature.md"].splitlines()
     assert temperature[0].endswith("by `sample_with_temperature` |") and temperature[1] == "|:---:|:---:|:---:|:---:|"
-    assert temperature[-1].endswith("draws (`data/worked_examples.json`).") and temperature[-2] == ""
-    assert generated["_colab-badge.md"].endswith('{.btn .btn-warning .btn-lg .colab-badge role="button"}\n')
+    assert temperature[-1].endswith("draws (`data/03-sequence-models/worked_examples.json`).") and temperature[-2] == ""
     assert all(text.endswith("\n") and not text.endswith("\n\n") for text in files.values())
 
 
 def test_check_names_missing_changed_and_left_over_files(tmp_path):
-    files = {Path("_variables.yml"): "a: 1\n", paths.GENERATED / "_one.md": "one\n"}
-    assert site_data.out_of_date(files, tmp_path) == ["_variables.yml", str(paths.GENERATED / "_one.md")]
+    files = {M3.metadata_file: "a: 1\n", M3.generated / "_one.md": "one\n"}
+    assert site_data.out_of_date(M3, files, tmp_path) == [str(M3.metadata_file), str(M3.generated / "_one.md")]
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
-    assert site_data.out_of_date(files, tmp_path) == []
-    (tmp_path / "_variables.yml").write_text("a: 2\n", encoding="utf-8")
-    (tmp_path / paths.GENERATED / "_old.md").write_text("old\n", encoding="utf-8")
-    assert site_data.leftovers(files, tmp_path) == [paths.GENERATED / "_old.md"]
-    assert site_data.out_of_date(files, tmp_path) == [
-        "_variables.yml", f"{paths.GENERATED / '_old.md'} (no longer written)"]
+    assert site_data.out_of_date(M3, files, tmp_path) == []
+    (tmp_path / M3.metadata_file).write_text("a: 2\n", encoding="utf-8")
+    (tmp_path / M3.generated / "_old.md").write_text("old\n", encoding="utf-8")
+    assert site_data.leftovers(M3, files, tmp_path) == [M3.generated / "_old.md"]
+    assert site_data.out_of_date(M3, files, tmp_path) == [
+        str(M3.metadata_file), f"{M3.generated / '_old.md'} (no longer written)"]

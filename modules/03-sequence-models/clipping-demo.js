@@ -2,9 +2,12 @@
 // the lab's measured clipping run beneath it.
 //
 // Equation 9: g ← g · min(1, κ / ‖g‖).  The demo sets a two-parameter gradient g and κ and draws
-// g and its clipped version as arrows; the measured run (data/baselines.json, `clipping_demo`) is
+// g and its clipped version as arrows; the measured run (data/03-sequence-models/results.json, `clipping_demo`) is
 // the loss and the gradient norm (before clipping) per step of two RNNs trained with SGD on the
-// same batches, one clipped at κ and one not.  No DOM, no dependencies (tests/js/clipping-demo.test.mjs).
+// same batches, one clipped at κ and one not.  No DOM, no import but the course's number formatter (tests/js/clipping-demo.test.mjs).
+
+// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+import {fmt_factor, fmt_fixed, fmt_short} from "../../_extensions/course/formatting.js";
 
 /** Euclidean norm of a vector. */
 export function norm(g) {
@@ -57,10 +60,10 @@ export function pointerToVector(px, py, frame = ARROW_FRAME) {
 export function clipReadout(g, kappa) {
   const {norm: n, factor, clipped} = clipByNorm(g, kappa);
   const dir = directionDegrees(g);
-  const f2 = (x) => x.toFixed(2);
+  const f2 = (x) => fmt_fixed(x, 2);
   const compare = n > kappa ? ">" : "≤";
-  const direction = dir === null ? "g = 0 has no direction" : `direction ${dir.toFixed(1)}° before and after`;
-  return `‖g‖ = ${f2(n)} ${compare} κ = ${f2(kappa)}, so the factor min(1, κ/‖g‖) = ${factor.toFixed(3)}. ` +
+  const direction = dir === null ? "g = 0 has no direction" : `direction ${fmt_fixed(dir, 1)}° before and after`;
+  return `‖g‖ = ${f2(n)} ${compare} κ = ${f2(kappa)}, so the factor min(1, κ/‖g‖) = ${fmt_fixed(factor, 3)}. ` +
     `Clipped g = (${f2(clipped[0])}, ${f2(clipped[1])}), length ${f2(norm(clipped))}; ${direction}.`;
 }
 
@@ -80,7 +83,7 @@ export function measuredRows(demo) {
   for (const {key, label} of RUNS) {
     for (const metric of ["loss", "grad_norm"]) {
       const values = demo?.[key]?.[metric];
-      if (!Array.isArray(values)) throw new Error(`data/baselines.json: clipping_demo.${key}.${metric} is missing`);
+      if (!Array.isArray(values)) throw new Error(`data/03-sequence-models/results.json: clipping_demo.${key}.${metric} is missing`);
       values.forEach((value, i) => {
         if (Number.isFinite(value) && (metric === "loss" || value > 0)) rows.push({step: i + 1, run: label, metric, value});
       });
@@ -91,7 +94,8 @@ export function measuredRows(demo) {
 
 /** The readout for one step (1-based) of the measured run; missing values say so. */
 export function stepReadout(demo, step) {
-  const fmt = (metric, v) => (!Number.isFinite(v) ? "not finite" : metric === "loss" ? `${v.toFixed(3)} nats` : v.toPrecision(3));
+  const fmt = (metric, v) => (!Number.isFinite(v) ? "not finite" : metric === "loss" ? `${fmt_fixed(v, 3)} nats`
+    : v > 0 ? fmt_factor(v) : fmt_short(v));
   const parts = RUNS.map(({key, label}) =>
     `${label}: loss ${fmt("loss", demo[key].loss[step - 1])}, gradient norm ${fmt("grad_norm", demo[key].grad_norm[step - 1])}`);
   return `Step ${step}: ${parts.join("; ")}.`;

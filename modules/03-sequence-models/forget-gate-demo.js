@@ -3,10 +3,13 @@
 // Along the LSTM's direct path (Equation 11) a unit whose forget gate stays at f passes the
 // fraction f^k of its cell state, and of the gradient, across k steps.  The build records the
 // distribution of the trained LSTM's forget-gate values on the validation chunks as a histogram
-// (data/baselines.json, `gradient_by_distance.forget_gate.histogram`, fine bins near 1).  For a
+// (data/03-sequence-models/results.json, `gradient_by_distance.forget_gate.histogram`, fine bins near 1).  For a
 // distance k and a fraction θ, a value f carries more than θ exactly when f > θ^(1/k); the demo
 // shows the share of measured values above that cut, beside two constant gates taken from the
-// section's own arithmetic.  No DOM, no dependencies (tests/js/forget-gate-demo.test.mjs).
+// section's own arithmetic.  No DOM, no import but the course's number formatter (tests/js/forget-gate-demo.test.mjs).
+
+// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+import {fmt_factor, fmt_fixed, fmt_percent, fmt_short} from "../../_extensions/course/formatting.js";
 
 /** σ(1): the lab's forget gate at initialisation, with b_f = 1. */
 export const F_INIT = 1 / (1 + Math.exp(-1));
@@ -28,7 +31,7 @@ export function constantCarries(f, k, theta) {
 
 /** Check a histogram {edges, counts}: ascending edges, len(edges) − 1 non-negative counts. */
 export function checkHistogram(h) {
-  const fail = (why) => { throw new Error(`data/baselines.json: forget_gate.histogram ${why}`); };
+  const fail = (why) => { throw new Error(`data/03-sequence-models/results.json: forget_gate.histogram ${why}`); };
   if (!h || !Array.isArray(h.edges) || !Array.isArray(h.counts)) fail("is missing (needs edges and counts)");
   if (h.counts.length !== h.edges.length - 1) fail(`has ${h.counts.length} counts for ${h.edges.length} edges`);
   for (let i = 1; i < h.edges.length; i++) if (!(h.edges[i] > h.edges[i - 1])) fail(`edges are not ascending at ${i}`);
@@ -60,8 +63,8 @@ export function measuredShare(h, k, theta) {
 /** The three series of the plot, in legend order. */
 export const SERIES = {
   measured: "trained LSTM (measured gates)",
-  init: `constant f = σ(1) ≈ ${F_INIT.toFixed(2)}`,
-  half50: `constant f = 0.5^(1/50) ≈ ${F_HALF_AT_50.toFixed(3)}`,
+  init: `constant f = σ(1) ≈ ${fmt_fixed(F_INIT, 2)}`,
+  half50: `constant f = 0.5^(1/50) ≈ ${fmt_fixed(F_HALF_AT_50, 3)}`,
 };
 
 /**
@@ -78,18 +81,16 @@ export function shareRows(h, theta, kMax) {
   return rows;
 }
 
-/** Percent with a precision that keeps small shares visible ("0.04%", "12.3%", "100%"). */
+/** A share as a percentage, as the page writes the measured shares: "70%", "5.3%", "100%" (fmt_percent). */
 export function percent(x) {
-  const v = 100 * x;
-  if (v === 0 || v === 100) return `${v}%`;
-  return v < 0.1 ? `${v.toPrecision(1)}%` : `${v.toFixed(1)}%`;
+  return fmt_percent(x);
 }
 
 /** The readout for the chosen k and θ. */
 export function forgetReadout(h, k, theta) {
   const cut = gateCut(theta, k);
-  const constant = (f) => `f = ${f.toFixed(3)} carries f^${k} = ${(f ** k).toPrecision(2)} (${constantCarries(f, k, theta) ? "above" : "not above"} θ)`;
-  return `Over ${k} step${k === 1 ? "" : "s"}, a gate carries more than θ = ${theta} only if f > θ^(1/${k}) = ${cut.toFixed(4)}. ` +
+  const constant = (f) => `f = ${fmt_fixed(f, 3)} carries f^${k} = ${fmt_factor(f ** k)} (${constantCarries(f, k, theta) ? "above" : "not above"} θ)`;
+  return `Over ${k} step${k === 1 ? "" : "s"}, a gate carries more than θ = ${fmt_short(theta)} only if f > θ^(1/${k}) = ${fmt_fixed(cut, 4)}. ` +
     `Measured: ${percent(measuredShare(h, k, theta))} of the trained LSTM's gate values. ` +
     `Constant gates: ${constant(F_INIT)}; ${constant(F_HALF_AT_50)}.`;
 }
@@ -97,6 +98,6 @@ export function forgetReadout(h, k, theta) {
 /** The chart's description for screen readers: the measured share at a few distances, for θ. */
 export function forgetSummary(h, theta, kMax, at = [1, 10, 50, 100, 200]) {
   const ks = at.filter((k) => k <= kMax);
-  return `Share of the measured gate values with f^k > ${theta}: ` +
+  return `Share of the measured gate values with f^k > ${fmt_short(theta)}: ` +
     ks.map((k) => `${percent(measuredShare(h, k, theta))} at k = ${k}`).join(", ") + ".";
 }

@@ -4,7 +4,10 @@
 // Equations 6 and 7 with d_h = 1: dh_T/dh_s is the product of the one-step factors (1 - h_j^2) w
 // for j = s+1 .. T; Equation 8 bounds its size by |w|^(T-s).  The page's OJS cells only wire the
 // sliders to these functions and draw the rows with Plot; `node --test tests/js/` checks them
-// against the spec's worked example.  No DOM, no dependencies: it runs in the browser and in node.
+// against the spec's worked example.  No DOM, no import but the course's number formatter: it runs in the browser and in node.
+
+// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+import {fmt_fixed, fmt_sci} from "../../_extensions/course/formatting.js";
 
 /** Number of time steps the demo runs. */
 export const T = 60;
@@ -71,7 +74,7 @@ export function finalState(w, x, steps = T) {
 /** The readout line under the plot. */
 export function readout(w, x, steps = T) {
   const {h, factor} = finalState(w, x, steps);
-  return `State after ${steps} steps: h = ${h.toFixed(3)}. One-step factor there: (1 − h²) · w = ${factor.toFixed(3)}.`;
+  return `State after ${steps} steps: h = ${fmt_fixed(h, 3)}. One-step factor there: (1 − h²) · w = ${fmt_fixed(factor, 3)}.`;
 }
 
 /**
@@ -86,8 +89,8 @@ export function plotRows(w, x, steps = T) {
   return out;
 }
 
-/** Tick values of the log axis (every four decades) and their labels ("1e-12" .. "1e+12"). */
+/** Tick values of the log axis (every four decades) and their labels ("10⁻¹²" .. "10¹²", as fmt_sci writes them). */
 export const Y_TICKS = [1e-12, 1e-8, 1e-4, 1, 1e4, 1e8, 1e12];
 export function tickLabel(v) {
-  return v.toExponential(0);
+  return fmt_sci(v, 1);
 }

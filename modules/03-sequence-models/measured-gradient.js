@@ -1,11 +1,14 @@
 // measured-gradient.js: the interactive versions of the measured gradient-by-distance plots in
 // the after-the-lab boxes of sections 4 (RNN) and 5 (RNN against LSTM).
 //
-// data/baselines.json, `gradient_by_distance`: for each distance T − s, the norm of ∂L_T/∂h_s
+// data/03-sequence-models/results.json, `gradient_by_distance`: for each distance T − s, the norm of ∂L_T/∂h_s
 // (RNN) and of ∂L_T/∂(h_s, c_s) (LSTM), averaged over the validation chunks, and the spectral
 // norm ‖W‖ of the trained RNN's recurrent matrix.  Equation 8 bounds ‖∂h_T/∂h_s‖ by ‖W‖^(T−s),
 // so ‖∂L_T/∂h_s‖ ≤ ‖∂L_T/∂h_T‖ · ‖W‖^(T−s): the bound is drawn from the measured value at
-// distance 0.  No DOM, no dependencies (tests/js/measured-gradient.test.mjs).
+// distance 0.  No DOM, no import but the course's number formatter (tests/js/measured-gradient.test.mjs).
+
+// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+import {fmt_factor, fmt_fixed, fmt_sci} from "../../_extensions/course/formatting.js";
 
 export const RNN = "RNN, measured";
 export const LSTM = "LSTM, measured";
@@ -13,7 +16,7 @@ export const BOUND = "Equation 8 bound, ‖∂L/∂h_T‖ · ‖W‖^(T−s)";
 
 /** Check the recorded arrays: equal lengths, distances 0, 1, 2, …, and ‖W‖ > 0. */
 export function checkGradientData(g) {
-  const fail = (why) => { throw new Error(`data/baselines.json: gradient_by_distance ${why}`); };
+  const fail = (why) => { throw new Error(`data/03-sequence-models/results.json: gradient_by_distance ${why}`); };
   if (!g || !Array.isArray(g.distance)) fail("is missing");
   for (const key of ["rnn_grad_norm", "lstm_grad_norm"])
     if (!Array.isArray(g[key]) || g[key].length !== g.distance.length) fail(`.${key} must have one value per distance`);
@@ -56,12 +59,13 @@ export function firstUndrawable(values) {
   return i < 0 ? null : i;
 }
 
-/** A ratio to three significant figures, with thousands separators above 1,000 ("2,820", "53.9"). */
+/** A ratio as the figure labels it (fmt_factor): three figures from 0.01 to 999 ("53.9"), else "1.1 × 10⁵". */
 export function ratioText(r) {
-  return r >= 999.5 ? Number(r.toPrecision(3)).toLocaleString("en-US") : r.toPrecision(3); // 999.5 rounds to 1,000
+  return fmt_factor(r);
 }
 
-const sci = (v) => (Number.isFinite(v) && v > 0 ? v.toExponential(2) : v === 0 ? "0 (underflow)" : "not recorded");
+/** A measured norm to three figures, "1.23 × 10⁻⁵" (fmt_sci); zero and missing values in words. */
+const sci = (v) => (Number.isFinite(v) && v > 0 ? fmt_sci(v, 3) : v === 0 ? "0 (underflow)" : "not recorded");
 
 /** The readout at one distance d. */
 export function gradientReadout(g, d, {lstm = false} = {}) {
@@ -72,7 +76,7 @@ export function gradientReadout(g, d, {lstm = false} = {}) {
     return `Distance ${d}: RNN ${sci(rnn)}, LSTM ${sci(l)}.${ratio}`;
   }
   const bound = boundAt(g.rnn_grad_norm[0], g.rnn_spectral_norm_W, d);
-  return `Distance ${d}: measured ${sci(rnn)}; the bound with ‖W‖ = ${g.rnn_spectral_norm_W.toFixed(2)} allows ${sci(bound)}.`;
+  return `Distance ${d}: measured ${sci(rnn)}; the bound with ‖W‖ = ${fmt_fixed(g.rnn_spectral_norm_W, 2)} allows ${sci(bound)}.`;
 }
 
 /** The chart's description for screen readers: the measured values at a few distances. */

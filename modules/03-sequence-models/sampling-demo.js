@@ -1,11 +1,14 @@
 // sampling-demo.js: the computation behind section 7's demo "sampling from the trained LSTM".
 //
 // The build records the LSTM's next-character logits z after a few prompts from the test split
-// (data/baselines.json, key `sampling`).  This module turns one row of logits and the demo's
+// (data/03-sequence-models/results.json, key `sampling`).  This module turns one row of logits and the demo's
 // controls into the distribution the sampler draws from: temperature first (Equation 12,
 // softmax(z / τ)), then top-k, then nucleus (top-p), in the order Hugging Face's generate()
 // applies them.  At τ = 1 the filters are exactly the lab's top_k_filter and nucleus_filter.
-// No DOM, no dependencies: it runs in the browser and in node (tests/js/sampling-demo.test.mjs).
+// No DOM, no import but the course's number formatter: it runs in the browser and in node (tests/js/sampling-demo.test.mjs).
+
+// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+import {fmt_short} from "../../_extensions/course/formatting.js";
 
 /** k at or above the vocabulary size, and p at or above 1, switch a filter off. */
 export const P_OFF = 1;
@@ -155,9 +158,9 @@ export function nearestSample(samples, promptIndex, {tau, k, p}, vocabSize, kept
 export function describeSample(sample) {
   switch (sample.strategy) {
     case "greedy": return "greedy (arg max at every step)";
-    case "temperature": return `temperature τ = ${sample.tau}`;
-    case "top_k": return `top-k, k = ${sample.k}, τ = ${sample.tau ?? 1}`;
-    case "nucleus": return `nucleus, p = ${sample.p}, τ = ${sample.tau ?? 1}`;
+    case "temperature": return `temperature τ = ${fmt_short(sample.tau)}`;
+    case "top_k": return `top-k, k = ${fmt_short(sample.k)}, τ = ${fmt_short(sample.tau ?? 1)}`;
+    case "nucleus": return `nucleus, p = ${fmt_short(sample.p)}, τ = ${fmt_short(sample.tau ?? 1)}`;
     default: throw new Error(`sampling-demo: unknown strategy ${JSON.stringify(sample.strategy)}`);
   }
 }
@@ -170,7 +173,7 @@ export function promptLabel(text, chars = 40) {
 
 /** Check the recorded data's shape; a clear error instead of a blank chart. */
 export function checkSamplingData(sampling) {
-  const fail = (why) => { throw new Error(`data/baselines.json: sampling ${why}`); };
+  const fail = (why) => { throw new Error(`data/03-sequence-models/results.json: sampling ${why}`); };
   if (!sampling || !Array.isArray(sampling.vocab) || !Array.isArray(sampling.prompts)) fail("is missing or has no vocab/prompts");
   const n = sampling.vocab.length;
   sampling.prompts.forEach((pr, i) => {

@@ -2,15 +2,16 @@
 // Check yourself, g = (3, 4)), its edge cases, and the rows drawn from the measured run.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
-import {
+import {module} from "./course.mjs";
+import {fmt_factor, fmt_fixed} from "../../_extensions/course/formatting.js";
+
+const m = module("03-sequence-models");
+const {
   norm, clipByNorm, directionDegrees, circle, clipReadout, measuredRows, stepReadout, RUNS, ARROW_FRAME, pointerToVector,
-} from "../../modules/03-sequence-models/clipping-demo.js";
+} = await import(m.demoUrl("clipping-demo"));
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
-const fixture = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).clipping_demo;
+const fixture = m.fixtureData().clipping_demo;
 
 test("Check yourself: g = (3, 4) has norm 5; κ = 1 scales it by 0.2 to (0.6, 0.8); κ = 10 leaves it", () => {
   const one = clipByNorm([3, 4], 1);
@@ -81,8 +82,12 @@ test("measured rows: both runs, loss and gradient norm per step, non-finite valu
 
 test("step readout: values of both runs at one step, 1-based; missing values say so", () => {
   const first = stepReadout(fixture, 1);
-  assert.equal(first, `Step 1: without clipping: loss ${fixture.unclipped.loss[0].toFixed(3)} nats, gradient norm ${fixture.unclipped.grad_norm[0].toPrecision(3)}; ` +
-    `with clip_gradients: loss ${fixture.clipped.loss[0].toFixed(3)} nats, gradient norm ${fixture.clipped.grad_norm[0].toPrecision(3)}.`);
+  // loss to three decimals, the norm to three figures as the figures label sizes (fmt_factor)
+  assert.equal(first, `Step 1: without clipping: loss ${fmt_fixed(fixture.unclipped.loss[0], 3)} nats, gradient norm ${fmt_factor(fixture.unclipped.grad_norm[0])}; ` +
+    `with clip_gradients: loss ${fmt_fixed(fixture.clipped.loss[0], 3)} nats, gradient norm ${fmt_factor(fixture.clipped.grad_norm[0])}.`);
+  const made = {unclipped: {loss: [4.2005], grad_norm: [1234.5]}, clipped: {loss: [4.2], grad_norm: [0]}};
+  assert.equal(stepReadout(made, 1), "Step 1: without clipping: loss 4.201 nats, gradient norm 1.2 × 10³; " +
+    "with clip_gradients: loss 4.200 nats, gradient norm 0.");
   const broken = structuredClone(fixture);
   broken.unclipped.loss[149] = null;
   assert.match(stepReadout(broken, 150), /without clipping: loss not finite, gradient norm /);

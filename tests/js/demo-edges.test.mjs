@@ -3,17 +3,20 @@
 // Expected values are worked out by hand in the comments.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {circle, clipReadout, directionDegrees, stepReadout} from "../../modules/03-sequence-models/clipping-demo.js";
-import {
+import {module} from "./course.mjs";
+
+const m = module("03-sequence-models");
+const demo = (name) => import(m.demoUrl(name));
+const {circle, clipReadout, directionDegrees, stepReadout} = await demo("clipping-demo");
+const {
   TAU_ZERO, chartRows, checkSamplingData, describeSample, nearestSample, nucleusMask, promptLabel, rankOrder,
   temperatureProbs,
-} from "../../modules/03-sequence-models/sampling-demo.js";
-import {
-  BOUND, checkGradientData, firstUndrawable, gradientReadout, gradientRows, gradientSummary, logDomain, ratioText,
-} from "../../modules/03-sequence-models/measured-gradient.js";
-import {SERIES, checkHistogram, percent} from "../../modules/03-sequence-models/forget-gate-demo.js";
-import {BOUND as BOUND_1, MEASURED} from "../../modules/03-sequence-models/gradient-demo.js";
-import {LSTM, RNN} from "../../modules/03-sequence-models/measured-gradient.js";
+} = await demo("sampling-demo");
+const {
+  BOUND, LSTM, RNN, checkGradientData, firstUndrawable, gradientReadout, gradientRows, gradientSummary, logDomain, ratioText,
+} = await demo("measured-gradient");
+const {SERIES, checkHistogram, percent} = await demo("forget-gate-demo");
+const {BOUND: BOUND_1, MEASURED} = await demo("gradient-demo");
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
 
@@ -82,20 +85,21 @@ test("measured gradient: distances checked, the bound only on the RNN plot, the 
   assert.deepEqual(logDomain(rows), [0.1, 1]);
   assert.equal(firstUndrawable([0, 1]), 0);
   assert.equal(firstUndrawable([1, 2]), null);
-  assert.equal(ratioText(999.5), "1,000");                                     // rounds to 1,000: separated
+  assert.equal(ratioText(999.5), "1.0 × 10³");                                 // rounds to 1000: scientific, as the figure
   assert.equal(ratioText(999.4), "999");
-  assert.equal(gradientSummary(g, {}, [0, 2, 3]), "RNN: 1.00e+0 at distance 0, 0 (underflow) at distance 2.");
-  assert.equal(gradientReadout(g, 2, {lstm: true}), "Distance 2: RNN 0 (underflow), LSTM 2.50e-1.");
+  assert.equal(gradientSummary(g, {}, [0, 2, 3]), "RNN: 1.00 × 10⁰ at distance 0, 0 (underflow) at distance 2.");
+  assert.equal(gradientReadout(g, 2, {lstm: true}), "Distance 2: RNN 0 (underflow), LSTM 2.50 × 10⁻¹.");
   assert.equal(gradientReadout({...g, lstm_grad_norm: [1, 0, null]}, 1, {lstm: true}),
-    "Distance 1: RNN 1.00e-1, LSTM 0 (underflow).");
+    "Distance 1: RNN 1.00 × 10⁻¹, LSTM 0 (underflow).");
   assert.equal(gradientReadout({...g, lstm_grad_norm: [1, 0.5, null]}, 2, {lstm: true}),
     "Distance 2: RNN 0 (underflow), LSTM not recorded.");
 });
 
-test("forget gates: a count below 0 is refused anywhere; 100% has no decimals", () => {
+test("forget gates: a count below 0 is refused anywhere; whole percents from 10% up", () => {
   assert.throws(() => checkHistogram({edges: [0, 0.5, 1], counts: [2, -1]}), /negative or non-finite/);
   assert.equal(percent(1), "100%");
-  assert.equal(percent(0.123), "12.3%");
+  assert.equal(percent(0.123), "12%");
+  assert.equal(percent(0.0996), "10%");                                          // 9.96 rounds to 10: not "10.0%"
 });
 
 test("every plot's series labels are distinct and non-empty (they are the legend)", () => {

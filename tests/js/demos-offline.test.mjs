@@ -1,28 +1,29 @@
 // Without Quarto: the issue-11 demos (sampling, clipping, forget-gate memory, measured gradients)
 // run in Chromium with the network cut, from the fixture's data, and every control redraws its plot.
 //
-// Serves the project root on 127.0.0.1 with a hand-made page in modules/03-sequence-models/ (so
-// the partials' relative URLs resolve as on the site) and /data/baselines.json replaced by
-// tests/fixtures/baselines.json (the committed data may predate the keys these demos read).  The
-// page runs the OJS cells of _demo-setup.qmd and the six demo partials through ojs-harness.mjs.
+// Serves the project root on 127.0.0.1 with a hand-made page in the module's folder, modules/<id>/
+// (so the partials' relative URLs resolve as on the site), and /data/<id>/results.json replaced by
+// the module's fixture, tests/fixtures/<id>/results.json (the committed data may predate the keys
+// these demos read).  The page runs the OJS cells of the course demo set-up
+// (_extensions/course/demo-setup.qmd) and the six demo partials through ojs-harness.mjs.
 // Each control is moved with the keyboard (focus, arrow key), as a student without a mouse would,
 // or by choosing an option; the SVG of that demo's plot must change and nothing may log an error.
 // Prints each control's redraw time (redraw-time.mjs) in this harness, which is not Quarto's runtime.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync, mkdirSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
+import {join, relative} from "node:path";
+import {ROOT, DEMO_SETUP, DEMO_CSS, module} from "./course.mjs";
 import {compileOjsPage} from "./ojs-harness.mjs";
 import {serve, openOffline, hasChromium, CHROMIUM} from "./browser.mjs";
 import {assertNoProblems} from "./page-checks.mjs";
 import {redrawTime} from "./redraw-time.mjs";
 
-const MODULE = join(ROOT, "modules/03-sequence-models");
-const PARTIALS = ["_demo-setup.qmd", "_sampling-demo.qmd", "_clipping-demo.qmd", "_clipping-measured.qmd",
-  "_forget-gate-demo.qmd", "_gradient-measured-rnn.qmd", "_gradient-measured-lstm.qmd"];
-const FIXTURE = join(ROOT, "tests/fixtures/baselines.json");
-const HARNESS = "/modules/03-sequence-models/demos-harness.html";
+const m = module("03-sequence-models");
+const PARTIALS = [DEMO_SETUP, ...["_sampling-demo.qmd", "_clipping-demo.qmd", "_clipping-measured.qmd",
+  "_forget-gate-demo.qmd", "_gradient-measured-rnn.qmd", "_gradient-measured-lstm.qmd"].map((p) => m.page(p))];
+const HARNESS = `/${m.site}/demos-harness.html`;
+const RESULTS = `/${relative(ROOT, m.results)}`;     // what the demo set-up fetches: /data/<id>/results.json
 
 // [demo root, control label, how to move it]; the SVG inside the root must change
 const CONTROLS = [
@@ -42,7 +43,7 @@ const CONTROLS = [
 
 function harnessPage(script) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>demos harness</title>
-<link rel="stylesheet" href="demo.css">
+<link rel="stylesheet" href="/${relative(ROOT, DEMO_CSS)}">
 <style>body{font-family:sans-serif;max-width:760px;margin:2rem auto;}</style>
 </head><body class="quarto-light"><main id="harness"></main>
 <script type="module">${script}</script>
@@ -51,14 +52,14 @@ function harnessPage(script) {
 
 /** The harness page's script: the set-up and the six demo partials, each in a div with its fence's classes. */
 function pageScript() {
-  return compileOjsPage(PARTIALS.map((p) => readFileSync(join(MODULE, p), "utf8")));
+  return compileOjsPage(PARTIALS.map((p) => readFileSync(p, "utf8")));
 }
 
 const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chromium)`
   : !existsSync(join(ROOT, "vendor", "observable-libs.js")) ? "vendor/ is missing (python3 -m scripts.vendor_js)" : false;
 
 test("offline: the four demos draw from the data and every control redraws its plot", {skip, timeout: 180_000}, async () => {
-  const site = await serve(ROOT, {[HARNESS]: harnessPage(pageScript()), "/data/baselines.json": readFileSync(FIXTURE, "utf8")});
+  const site = await serve(ROOT, {[HARNESS]: harnessPage(pageScript()), [RESULTS]: readFileSync(m.fixture, "utf8")});
   const {browser, page, problems} = await openOffline(site.origin);
   try {
     await page.goto(site.origin + HARNESS);

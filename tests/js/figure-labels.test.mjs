@@ -1,6 +1,7 @@
-// Figures 1 and 2 (figures/rnn-unrolled.svg, figures/lstm-cell.svg, drawn by scripts/draw_diagrams.py):
-// no label touches a line, a box outline or another label, and each SVG names itself for screen
-// readers (role="img", a <title> and a <desc> that aria-labelledby points at).
+// Every module's diagrams (figures/<id>/*.svg drawn by its build/diagrams.py, e.g. Module 3's Figures 1
+// and 2, rnn-unrolled.svg and lstm-cell.svg): no label touches a line, a box outline or another label,
+// and each SVG names itself for screen readers (role="img", a <title> and a <desc> that
+// aria-labelledby points at).
 //
 // Chromium lays the SVG out inline at the widths a reader sees it: the page's figure column at a
 // 1280 px window, and a phone's (390 px window; site.css gives the diagram a minimum width there
@@ -10,11 +11,12 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
+import {join, relative} from "node:path";
+import {ROOT, modules} from "./course.mjs";
 import {serve, openOffline, hasChromium, CHROMIUM} from "./browser.mjs";
 
-const FIGURES = ["figures/rnn-unrolled.svg", "figures/lstm-cell.svg"];
+// project-relative paths of every module's diagrams
+const FIGURES = modules().flatMap((m) => m.diagrams()).map((f) => relative(ROOT, f));
 const PAD = 2;                       // user units of clear space around every label
 const PAGE_WIDTH = 790;              // the figure column at a 1280 px window (Quarto's default grid)
 const PHONE_MIN = Number((readFileSync(join(ROOT, "site.css"), "utf8")
@@ -26,6 +28,7 @@ test("site.css keeps diagrams readable on a phone", () => {
 });
 
 test("each diagram carries a title and a description for screen readers", () => {
+  assert.ok(FIGURES.length > 0, "no module draws a diagram (modules/<id>/build/diagrams.py, DIAGRAMS)");
   for (const f of FIGURES) {
     const svg = readFileSync(join(ROOT, f), "utf8");
     const root = svg.match(/<svg\b[^>]*>/)[0];
@@ -114,4 +117,6 @@ test("the checker finds a label on a line", {skip, timeout: 60_000}, async () =>
   }
 });
 
-assert.ok(existsSync(join(ROOT, FIGURES[0])));
+test("every diagram a module's build draws is committed", () => {
+  for (const f of FIGURES) assert.ok(existsSync(join(ROOT, f)), `${f} is missing (make data)`);
+});

@@ -3,16 +3,16 @@
 // by hand, the fixture's recorded shares, and bad input.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
-import {
+import {module} from "./course.mjs";
+
+const m = module("03-sequence-models");
+const {
   F_INIT, F_HALF_AT_50, gateCut, constantCarries, checkHistogram, shareAbove, measuredShare,
   shareRows, SERIES, percent, forgetReadout, forgetSummary,
-} from "../../modules/03-sequence-models/forget-gate-demo.js";
+} = await import(m.demoUrl("forget-gate-demo"));
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
-const gates = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).gradient_by_distance.forget_gate;
+const gates = m.fixtureData().gradient_by_distance.forget_gate;
 
 test("the section's constants: σ(1) ≈ 0.73 and 0.5^(1/50) ≈ 0.986; 0.73^50 ≈ 1.5e-7", () => {
   assert.equal(F_INIT.toFixed(2), "0.73");
@@ -87,18 +87,20 @@ test("bad histograms give clear errors", () => {
   assert.throws(() => checkHistogram({edges: [0, 1], counts: [0]}), /is empty/);
 });
 
-test("percent and the readout", () => {
-  assert.deepEqual([0, 1, 0.123456, 0.0004].map(percent), ["0%", "100%", "12.3%", "0.04%"]);
+test("percent (as the page writes the measured shares) and the readout", () => {
+  assert.deepEqual([0, 1, 0.123456, 0.053, 0.0004].map(percent), ["0%", "100%", "12%", "5.3%", "0%"]);
   const h = {edges: [0, 0.5, 0.9, 0.99, 1], counts: [10, 20, 30, 40]};
   assert.equal(forgetReadout(h, 1, 0.9),
-    "Over 1 step, a gate carries more than θ = 0.9 only if f > θ^(1/1) = 0.9000. Measured: 70.0% of the trained LSTM's gate values. " +
-    "Constant gates: f = 0.731 carries f^1 = 0.73 (not above θ); f = 0.986 carries f^1 = 0.99 (above θ).");
-  assert.match(forgetReadout(h, 50, 0.5), /^Over 50 steps, .* f > θ\^\(1\/50\) = 0\.9862\. .*f = 0\.731 carries f\^50 = 1\.6e-7 \(not above θ\)/);
+    "Over 1 step, a gate carries more than θ = 0.9 only if f > θ^(1/1) = 0.9000. Measured: 70% of the trained LSTM's gate values. " +
+    "Constant gates: f = 0.731 carries f^1 = 0.731 (not above θ); f = 0.986 carries f^1 = 0.986 (above θ).");
+  // 0.731^50 = e^(50 ln 0.731) ≈ 1.58e-7: two figures times a power of ten
+  assert.match(forgetReadout(h, 50, 0.5), /^Over 50 steps, .* f > θ\^\(1\/50\) = 0\.9862\. .*f = 0\.731 carries f\^50 = 1\.6 × 10⁻⁷ \(not above θ\)/);
+  assert.match(forgetReadout(h, 1, 0.30000000000000004), /more than θ = 0\.3 only/, "a slider's step arithmetic does not show");
 });
 
 test("the chart's description: the measured share at a few distances up to kMax", () => {
   const h = {edges: [0, 0.5, 0.9, 0.99, 1], counts: [10, 20, 30, 40]};
-  assert.equal(forgetSummary(h, 0.9, 10), "Share of the measured gate values with f^k > 0.9: 70.0% at k = 1, " +
+  assert.equal(forgetSummary(h, 0.9, 10), "Share of the measured gate values with f^k > 0.9: 70% at k = 1, " +
     `${percent(shareAbove(h, 0.9 ** 0.1))} at k = 10.`);
   assert.match(forgetSummary(h, 0.5, 200), /at k = 1, .* at k = 10, .* at k = 50, .* at k = 100, .* at k = 200\.$/);
 });

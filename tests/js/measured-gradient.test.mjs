@@ -2,15 +2,16 @@
 // bound anchored at distance 0 against hand arithmetic, values a log axis cannot draw, readouts.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
-import {
+import {module} from "./course.mjs";
+import {fmt_sci} from "../../_extensions/course/formatting.js";
+
+const m = module("03-sequence-models");
+const {
   RNN, LSTM, BOUND, ratioText, gradientSummary, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
-} from "../../modules/03-sequence-models/measured-gradient.js";
+} = await import(m.demoUrl("measured-gradient"));
 
 const rel = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b));
-const g = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).gradient_by_distance;
+const g = m.fixtureData().gradient_by_distance;
 // a curve that falls by 0.8 per step and reads exactly 0 from distance 150 (as a float32 norm that
 // underflowed did in older builds)
 const withZeros = {...g, rnn_grad_norm: g.distance.map((d) => (d < 150 ? 0.5 * 0.8 ** d : 0))};
@@ -53,18 +54,21 @@ test("RNN against LSTM rows: both measured curves, no bound; the domain covers t
 });
 
 test("readouts at a distance, with underflow said in words", () => {
-  assert.equal(gradientReadout(g, 0), `Distance 0: measured ${g.rnn_grad_norm[0].toExponential(2)}; the bound with ‖W‖ = 5.20 allows ${g.rnn_grad_norm[0].toExponential(2)}.`);
+  const e = (v) => fmt_sci(v, 3);                                  // three figures: 5.00 × 10⁻¹
+  assert.equal(gradientReadout(g, 0), `Distance 0: measured ${e(g.rnn_grad_norm[0])}; the bound with ‖W‖ = 5.20 allows ${e(g.rnn_grad_norm[0])}.`);
+  assert.match(gradientReadout({...g, rnn_grad_norm: [0.000123456, ...g.rnn_grad_norm.slice(1)]}, 0), /^Distance 0: measured 1\.23 × 10⁻⁴;/);
   const d = 150;
   assert.match(gradientReadout(withZeros, d), /measured 0 \(underflow\)/);
   const ratio = g.lstm_grad_norm[50] / g.rnn_grad_norm[50];
   assert.equal(gradientReadout(g, 50, {lstm: true}),
-    `Distance 50: RNN ${g.rnn_grad_norm[50].toExponential(2)}, LSTM ${g.lstm_grad_norm[50].toExponential(2)}. The LSTM's is ${ratioText(ratio)} times the RNN's.`);
+    `Distance 50: RNN ${e(g.rnn_grad_norm[50])}, LSTM ${e(g.lstm_grad_norm[50])}. The LSTM's is ${ratioText(ratio)} times the RNN's.`);
   assert.ok(rel(ratio, g.lstm_rnn_ratio_at_50, 1e-9), "the fixture's recorded ratio at 50");
   assert.doesNotMatch(gradientReadout(withZeros, d, {lstm: true}), /times/);
 });
 
-test("ratios: three significant figures, thousands separated", () => {
-  assert.deepEqual([53.87067, 2823.4, 108215.49, 1.5, 999.94].map(ratioText), ["53.9", "2,820", "108,000", "1.50", "1,000"]);
+test("ratios as the figure labels them: three figures up to 999, beyond that two times a power of ten", () => {
+  assert.deepEqual([53.87067, 2823.4, 108215.49, 1.5, 999.94, 0.004].map(ratioText),
+    ["53.9", "2.8 × 10³", "1.1 × 10⁵", "1.5", "1.0 × 10³", "4.0 × 10⁻³"]);
 });
 
 test("malformed data gives a clear error", () => {
@@ -75,7 +79,7 @@ test("malformed data gives a clear error", () => {
 });
 
 test("the chart's description: measured values at a few distances, LSTM too when shown", () => {
-  const e = (v) => v.toExponential(2);
+  const e = (v) => fmt_sci(v, 3);
   assert.equal(gradientSummary(g, {}, [0, 50]), `RNN: ${e(g.rnn_grad_norm[0])} at distance 0, ${e(g.rnn_grad_norm[50])} at distance 50.`);
   assert.equal(gradientSummary(g, {lstm: true}, [10, 500]),
     `RNN: ${e(g.rnn_grad_norm[10])} at distance 10. LSTM: ${e(g.lstm_grad_norm[10])} at distance 10.`);

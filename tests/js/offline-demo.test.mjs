@@ -1,27 +1,30 @@
 // Without Quarto: the self-hosted libraries and the demo work in Chromium with the network cut.
 //
-// Serves the project root on 127.0.0.1 with a hand-made page at modules/03-sequence-models/ (the
-// folder of the real page, so the partial's relative imports resolve as on the site).  The page
-// runs the OJS cells of _demo-setup.qmd and _gradient-demo.qmd through a small stand-in for
+// Serves the project root on 127.0.0.1 with a hand-made page in the module's folder, modules/<id>/
+// (the folder of the real page, so the partial's relative imports resolve as on the site).  The page
+// runs the OJS cells of the course demo set-up (_extensions/course/demo-setup.qmd) and the module's
+// _gradient-demo.qmd through a small stand-in for
 // Quarto's OJS runtime (ojs-harness.mjs) and typesets two equations with vendor/mathjax/.
 // Every request off 127.0.0.1 is blocked.  Needs vendor/ (scripts/vendor_js.py) and Debian's Chromium; skipped without them.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync, mkdirSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
+import {join, relative} from "node:path";
+import {ROOT, DEMO_SETUP, DEMO_CSS, module} from "./course.mjs";
 import {compileOjsPage} from "./ojs-harness.mjs";
 import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mjs";
 import {assertNoProblems} from "./page-checks.mjs";
 
-const PARTIAL = join(ROOT, "modules/03-sequence-models/_gradient-demo.qmd");
+const m = module("03-sequence-models");
+const PARTIAL = m.page("_gradient-demo.qmd");
 // the page includes the shared OJS set-up (Plot, Inputs, d3, htl from vendor/) once, before the demos
-const SETUP = join(ROOT, "modules/03-sequence-models/_demo-setup.qmd");
+const SETUP = DEMO_SETUP;
+const HARNESS = `/${m.site}/offline-harness.html`;
 const VENDOR = join(ROOT, "vendor", "observable-libs.js");
 
 function harnessPage(script) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>offline harness</title>
-<link rel="stylesheet" href="demo.css">
+<link rel="stylesheet" href="/${relative(ROOT, DEMO_CSS)}">
 <style>body{font-family:sans-serif;max-width:760px;margin:2rem auto;} body.quarto-dark{background:#222;color:#ddd}</style>
 <script id="MathJax-script" async src="../../vendor/mathjax/tex-chtml-full.js"></script>
 </head><body class="quarto-light">
@@ -37,10 +40,10 @@ const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chrom
 
 test("offline: vendored Plot/Inputs/d3/MathJax load and the demo draws and reacts", {skip, timeout: 120_000}, async () => {
   const page_ = harnessPage(compileOjsPage([readFileSync(SETUP, "utf8"), readFileSync(PARTIAL, "utf8")]));
-  const site = await serve(ROOT, {"/modules/03-sequence-models/offline-harness.html": page_});
+  const site = await serve(ROOT, {[HARNESS]: page_});
   const {browser, page, problems} = await openOffline(site.origin);
   try {
-    await page.goto(`${site.origin}/modules/03-sequence-models/offline-harness.html`);
+    await page.goto(site.origin + HARNESS);
     await page.waitForFunction(() => window.__demoReady === true, null, {timeout: 30_000});
     // the libraries came from the site, and left no globals behind
     assert.deepEqual(await page.evaluate(() => [typeof window.d3, typeof window.Plot, typeof window.Inputs]), ["undefined", "undefined", "undefined"]);

@@ -12,7 +12,7 @@
 //   - built-ins: `width` (the harness root's width), `FileAttachment` (resolved against the page,
 //     like Quarto's), and the browser's globals.
 // A cell that throws shows an .observablehq--error box and logs console.error, so tests see it.
-// Static `import` cells are refused: the site does not use them (see _demo-setup.qmd).
+// Static `import` cells are refused: the site does not use them (see _extensions/course/demo-setup.qmd).
 import parser from "@observablehq/parser";
 import {ojsBlocks} from "./qmd-files.mjs";
 

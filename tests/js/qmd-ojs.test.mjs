@@ -1,6 +1,6 @@
 // Every OJS cell of every .qmd parses (with @observablehq/parser, as Quarto's runtime does), and no
 // page relies on a runtime built-in that the OJS runtime would load from a CDN: Plot, Inputs, d3
-// and htl must come from the site's own copy (vendor/observable-libs.js, loaded by _demo-setup.qmd).
+// and htl must come from the site's own copy (vendor/observable-libs.js, loaded by the course demo set-up, _extensions/course/demo-setup.qmd).
 // No cell is a static OJS `import`: Quarto's runtime echoes each one through the `md` built-in,
 // which loads marked from a CDN ("OJS Runtime Error: unable to load module" offline).  Modules are
 // loaded with import(new URL("<relative path>", document.baseURI).href), resolved here like the
@@ -12,6 +12,7 @@ import {join, dirname} from "node:path";
 import parser from "@observablehq/parser"; // 4.5.0, the version Quarto bundles (CommonJS main)
 const {parseModule} = parser;
 import {qmdFiles, rel, isPartial, expandIncludes, ojsBlocks, ROOT} from "./qmd-files.mjs";
+import {modules, placeOf} from "./course.mjs";
 
 // Built-ins of the Observable standard library that are fetched from a CDN when first used.
 const CDN_BUILTINS = new Set(["d3", "Plot", "Inputs", "htl", "md", "tex", "dot", "mermaid", "_", "aq", "Arrow",
@@ -19,9 +20,10 @@ const CDN_BUILTINS = new Set(["d3", "Plot", "Inputs", "htl", "md", "tex", "dot",
 
 const files = qmdFiles();
 
-test("the project has .qmd files with OJS cells (the section-4 demo at least)", () => {
-  const withOjs = files.filter((f) => ojsBlocks(readFileSync(f, "utf8")).length > 0).map(rel);
-  assert.ok(withOjs.includes("modules/03-sequence-models/_gradient-demo.qmd"), `found OJS in: ${withOjs.join(", ")}`);
+test("every module's page has OJS cells (its demos), so the checks below see them", () => {
+  assert.ok(modules().length > 0, "no module (modules/<id>/module.yml)");
+  for (const m of modules())
+    assert.ok(ojsBlocks(expandIncludes(m.page("index.qmd"))).length > 0, `${m.site}/index.qmd has no OJS cell, includes expanded`);
 });
 
 for (const file of files) {
@@ -47,11 +49,11 @@ for (const file of files.filter((f) => !isPartial(f))) {
       for (const cell of parseModule(source).cells) {
         assert.notEqual(cell.body?.type, "ImportDeclaration",
           `line ${line}: a static OJS import cell (Quarto echoes it through md, which loads marked from a CDN); ` +
-          `use name = import(new URL("./x.js", document.baseURI).href), as _demo-setup.qmd does`);
+          `use name = import(new URL("./x.js", document.baseURI).href), as _extensions/course/demo-setup.qmd does`);
         const name = cell.id?.name ?? cell.id?.id?.name; // x = …, viewof x = …
         if (name) {
           assert.ok(!defined.has(name), `line ${line}: ${name} is defined more than once on the page ` +
-            `(first at line ${defined.get(name)}; is _demo-setup.qmd included twice?)`);
+            `(first at line ${defined.get(name)}; is /_extensions/course/demo-setup.qmd included twice?)`);
           defined.set(name, line);
         }
         for (const ref of cell.references ?? []) if (!used.has(ref.name)) used.set(ref.name, line);
@@ -61,13 +63,15 @@ for (const file of files.filter((f) => !isPartial(f))) {
     }
     for (const [name, line] of used) {
       assert.ok(!CDN_BUILTINS.has(name) || defined.has(name), `line ${line}: ${name} is the OJS runtime's ` +
-        "built-in, which loads from a CDN; define it from the site's copy (include _demo-setup.qmd once)");
+        "built-in, which loads from a CDN; define it from the site's copy (include /_extensions/course/demo-setup.qmd once)");
     }
     for (const {arg, line} of loaded) {
       const m = /^new URL\(\s*"([^"]+)"\s*,\s*document\.baseURI\s*\)\.href$/.exec(arg.trim());
       assert.ok(m, `line ${line}: import(${arg}) must be import(new URL("<path>", document.baseURI).href) ` +
         "(a bare relative import() resolves against the OJS runtime's folder, site_libs/quarto-ojs/)");
-      const target = join(dirname(file), m[1]);
+      // against the page's folder; a template page's folder is the one `make module` puts it in
+      const {place, back} = placeOf(file);
+      const target = back(join(dirname(place), m[1]));
       // vendor/ is written by scripts/vendor_js.py (gitignored); everything else must exist now
       if (m[1].includes("vendor/")) assert.equal(target, join(ROOT, "vendor", "observable-libs.js"), `line ${line}: ${m[1]}`);
       else assert.ok(existsSync(target), `line ${line}: ${m[1]} does not exist next to ${rel(file)}`);

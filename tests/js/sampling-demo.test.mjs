@@ -2,16 +2,16 @@
 // example and its Check yourself), the edge cases of Equation 12, and the fixture's recorded data.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
-import {
+import {module} from "./course.mjs";
+
+const m = module("03-sequence-models");
+const {
   temperatureProbs, topKMask, nucleusMask, samplingDistribution, entropy, keptByFilter, chartRows,
   nearestSample, describeSample, promptLabel, showChar, speakChar, checkSamplingData, TAU_ZERO,
-} from "../../modules/03-sequence-models/sampling-demo.js";
+} = await import(m.demoUrl("sampling-demo"));
 
 const near = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol;
-const fixture = JSON.parse(readFileSync(join(ROOT, "tests/fixtures/baselines.json"), "utf8")).sampling;
+const fixture = m.fixtureData().sampling;
 const logitsOf = (probs) => probs.map(Math.log); // softmax(ln q) = q when Σq = 1
 
 test("worked example: logits (2, 1, 0) at τ = 1, 0.5 and 2 (Equation 12)", () => {
@@ -144,7 +144,7 @@ test("the fixture's recorded data passes the check; malformed data gives a clear
   assert.equal(checkSamplingData(fixture), fixture);
   for (let i = 0; i < fixture.prompts.length; i++)
     assert.equal(fixture.samples.filter((x) => x.prompt_index === i).length, 8);
-  assert.throws(() => checkSamplingData(undefined), /data\/baselines\.json: sampling is missing/);
+  assert.throws(() => checkSamplingData(undefined), new RegExp(`data/${m.id}/results\\.json: sampling is missing`));
   const short = {...fixture, prompts: [{text: "x", logits: [1, 2]}]};
   assert.throws(() => checkSamplingData(short), /prompt 0: logits must be 65 finite numbers/);
   const nan = {...fixture, prompts: [{text: "x", logits: Array(65).fill(null)}]};

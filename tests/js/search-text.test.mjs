@@ -75,7 +75,7 @@ test("the rendered site's search index: no TeX in any result, no slide, the page
   for (const tex of ["\\(", "\\sigma", "_{"]) assert.ok(!JSON.stringify(entries).includes(JSON.stringify(tex).slice(1, -1)), tex);
   assert.ok(!entries.some((e) => /slides\.html/.test(e.href)), "a slide of the deck is in the index");
   const pages = new Set(entries.map((e) => e.href.split("#")[0]));
-  for (const p of ["index.html", "modules/03-sequence-models/index.html", "lab.html", "glossary.html"]) assert.ok(pages.has(p), p);
+  for (const p of ["index.html", "modules/03-sequence-models/index.html", "modules/03-sequence-models/lab.html", "modules/03-sequence-models/glossary.html"]) assert.ok(pages.has(p), p);
   assert.ok(entries.some((e) => e.text.includes("fₜ = σ(W_f hₜ₋₁ + U_f xₜ + b_f)")), "the forget gate reads as text");
   const code = entries.filter((e) => /Plot\.plot|Inputs\.range|htl\.html|=&gt; /.test(e.text)).map((e) => e.href);
   assert.deepEqual(code, [], "a demo's OJS source is in the results' text");

@@ -3,7 +3,7 @@
 //     and its #anchor an id on that page (a reveal.js deck's #/id an id in the deck);
 //   - no link is root-relative outside the site's own path (GitHub Pages serves the site below
 //     /<repository>/, so "/x" would leave it);
-//   - every outside link, of the pages and of the student notebook, is listed in external-links.txt,
+//   - every outside link, of the pages and of the student notebooks, is listed in external-links.txt,
 //     and every entry there is still linked from somewhere (the one place outside links are kept).
 // Static: the HTML as written, no browser (site-rendered.test.mjs opens the pages).
 import {test} from "node:test";
@@ -15,13 +15,17 @@ import {renderedSite} from "./site-render.mjs";
 import {onPath} from "./browser.mjs";
 
 const LIST = join(ROOT, "external-links.txt");
-const NOTEBOOK = join(ROOT, "lab", "lab03_sequence_models.ipynb");
+// the repository the Colab links name: course.github, or on GitHub's runners $GITHUB_REPOSITORY
+// (_extensions/course/module-info.lua); external-links.txt writes it {repo}
+const REPOS = [...new Set([/^\s*github:\s*(\S+)/m.exec(readFileSync(join(ROOT, "_quarto.yml"), "utf8"))?.[1], process.env.GITHUB_REPOSITORY].filter(Boolean))];
 const ATTR = /<(?:a|link|script|img|source|iframe)\b[^>]*?\s(?:href|src)="([^"]*)"/g;
 
-/** The listed outside links: [{url, prefix}] (a line ending in * is a prefix). */
-export function listedLinks(text = readFileSync(LIST, "utf8")) {
+/** The listed outside links: [{url, prefix}] (a line ending in * is a prefix; {repo} stands for each of `repos`). */
+export function listedLinks(text = readFileSync(LIST, "utf8"), repos = REPOS) {
   return text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"))
-    .map((l) => l.split(/\s+/)[0]).map((u) => (u.endsWith("*") ? {url: u.slice(0, -1), prefix: true} : {url: u, prefix: false}));
+    .map((l) => l.split(/\s+/)[0])
+    .flatMap((line) => (line.includes("{repo}") ? repos.map((r) => line.replaceAll("{repo}", r)) : [line]).map((u) => ({u, line})))
+    .map(({u, line}) => (u.endsWith("*") ? {url: u.slice(0, -1), prefix: true, line} : {url: u, prefix: false, line}));
 }
 const covers = (entry, url) => (entry.prefix ? url.startsWith(entry.url) : url === entry.url);
 
@@ -78,8 +82,8 @@ export function checkLinks(site, siteUrl) {
   return {broken, outside};
 }
 
-/** The outside links of the student notebook (its markdown and code). */
-export function notebookLinks(path = NOTEBOOK) {
+/** The outside links of a student notebook (its markdown and code). */
+export function notebookLinks(path) {
   const nb = JSON.parse(readFileSync(path, "utf8"));
   const text = nb.cells.map((c) => [].concat(c.source).join("")).join("\n");
   return [...new Set([...text.matchAll(/https?:\/\/[^\s)\]"'<>`]+/g)].map((m) => m[0].replace(/[.,;:]+$/, "")))];
@@ -90,6 +94,9 @@ test("external-links.txt: one address per line, each an https address, none twic
   assert.ok(entries.length > 0);
   for (const e of entries) assert.match(e.url, /^https:\/\/[^\s]+$/, e.url);
   assert.equal(new Set(entries.map((e) => e.url)).size, entries.length, "an address is listed twice");
+  assert.deepEqual(listedLinks("https://x/{repo}/*  note\n# c\nhttps://y", ["a/b", "c/d"]),
+    [{url: "https://x/a/b/", prefix: true, line: "https://x/{repo}/*"}, {url: "https://x/c/d/", prefix: true, line: "https://x/{repo}/*"},
+      {url: "https://y", prefix: false, line: "https://y"}]);
 });
 
 test("the checker finds a broken file, a missing anchor, a root-relative link and an outside link", async () => {
@@ -117,9 +124,13 @@ test("every internal link and anchor of the rendered site resolves; every outsid
   assert.deepEqual(broken, [], "links that lead nowhere");
   const entries = listedLinks();
   const all = new Map(outside);
-  for (const url of notebookLinks(join(dir, "lab", "lab03_sequence_models.ipynb"))) all.set(url, [...(all.get(url) ?? []), "the student notebook"]);
+  const notebooks = readdirSync(join(dir, "lab"), {withFileTypes: true}).filter((e) => e.isDirectory())
+    .flatMap((e) => readdirSync(join(dir, "lab", e.name)).filter((f) => f.endsWith(".ipynb")).map((f) => join("lab", e.name, f)));
+  assert.ok(notebooks.length > 0, "no student notebook under lab/<id>/");
+  for (const nb of notebooks) for (const url of notebookLinks(join(dir, nb))) all.set(url, [...(all.get(url) ?? []), nb]);
   const unlisted = [...all].filter(([url]) => !entries.some((e) => covers(e, url))).map(([url, pages]) => `${url} (on ${[...new Set(pages)].join(", ")})`);
   assert.deepEqual(unlisted, [], "outside links missing from external-links.txt");
-  const unused = entries.filter((e) => ![...all.keys()].some((url) => covers(e, url))).map((e) => e.url);
+  const used = new Set(entries.filter((e) => [...all.keys()].some((url) => covers(e, url))).map((e) => e.line));
+  const unused = [...new Set(entries.map((e) => e.line))].filter((line) => !used.has(line));
   assert.deepEqual(unused, [], "external-links.txt lists addresses nothing links to any more");
 });

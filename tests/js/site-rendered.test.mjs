@@ -17,7 +17,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join, relative, sep} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
+import {ROOT, module, modules} from "./course.mjs";
 import {renderedSite, RENDERS} from "./site-render.mjs";
 import {serve, hasChromium, onPath, plotPaths, offlinePage, CHROMIUM, CHROMIUM_ARGS} from "./browser.mjs";
 
@@ -25,6 +25,7 @@ const AXE = join(ROOT, "node_modules", "axe-core", "axe.min.js");
 const OUT = RENDERS;   // build/site/: screenshots/ and report.json beside the shared render
 const SCREENS = [{name: "projector", width: 1280, height: 720}, {name: "phone", width: 390, height: 844}];
 const LITERALS = [/\{\{</, /\?@/, /@eq-/, /\?var:/, /\?ref:/];
+const MODULE_PAGE = `${module("03-sequence-models").site}/index.html`;   // the checks of one page below
 
 const skip = !onPath("quarto") ? "quarto is not on PATH: the rendered site cannot be built here " +
     "(tests/js/offline-demo.test.mjs checks the demo and the self-hosted libraries without it)"
@@ -125,7 +126,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   const report = {render_seconds: renderSeconds, render_reused: reused, pages: {}};
 
   const pages = pagesOf(join(dir, "_site"));
-  assert.ok(pages.includes("modules/03-sequence-models/index.html"), `pages: ${pages.join(", ")}`);
+  for (const m of modules()) assert.ok(pages.includes(`${m.site}/index.html`), `${m.id}: no page; pages: ${pages.join(", ")}`);
   for (const path of pages) {
     for (const screen of SCREENS) {
       await t.test(`${path} at ${screen.width} × ${screen.height}`, async () => {
@@ -152,7 +153,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   }
 
   await t.test("the module page: equations (1)-(12) cross-referenced, the w slider redraws the demo, a callout opens", async () => {
-    const {context, page, problems} = await openPage(browser, site.origin, "modules/03-sequence-models/index.html", SCREENS[0]);
+    const {context, page, problems} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[0]);
     try {
       const header = page.locator('.callout-header[data-bs-toggle="collapse"]').first();
       const target = await header.getAttribute("data-bs-target");
@@ -178,10 +179,10 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("the module page: a link into the page lands its target at the top of the screen", async () => {
-    const {context, page} = await openPage(browser, site.origin, "modules/03-sequence-models/index.html", SCREENS[0]);
+    const {context, page} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[0]);
     try {
       for (const id of ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring"]) {
-        await page.goto(`${site.origin}/modules/03-sequence-models/index.html#${id}`, {waitUntil: "load"});
+        await page.goto(`${site.origin}/${MODULE_PAGE}#${id}`, {waitUntil: "load"});
         await ready(page);
         const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, id);
         assert.ok(top > -5 && top < 150, `#${id} lands ${Math.round(top)} px from the top of the screen`);
@@ -194,7 +195,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   await t.test("the module page: time until its equations are typeset and its demo drawn, and bytes loaded", async () => {
     const {context, page} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
-      await page.goto(`${site.origin}/modules/03-sequence-models/index.html`, {waitUntil: "commit"});
+      await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "commit"});
       // ms since navigation start, polled every frame: no TeX left to typeset, every demo drawn
       const readyMs = await (await page.waitForFunction(() => {
         const mathDone = !window.MathJax || (window.MathJax.startup?.promise?.then(() => { window.__mathDone = true; }),

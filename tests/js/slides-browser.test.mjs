@@ -1,6 +1,6 @@
-// The briefing deck (modules/03-sequence-models/slides.qmd), from the tests' one render of the site
+// Module 3's briefing deck (modules/<id>/slides.qmd), from the tests' one render of the site
 // (site-render.mjs), checked in Debian's Chromium with every request off the site blocked:
-//   - it follows the agenda of the specification (../shared/spec/module-03-sequence-models.txt):
+//   - it follows the agenda of the specification (../shared/spec/module-<id>.txt):
 //     the six sections in order, each slide labelled with its section's minutes, the minutes in the
 //     speaker notes adding up to each section's share, the demo and the checks where the agenda
 //     puts them;
@@ -16,12 +16,13 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, writeFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
+import {ROOT, module} from "./course.mjs";
 import {renderedSite} from "./site-render.mjs";
 import {serve, openOffline, hasChromium, onPath, plotPaths, CHROMIUM} from "./browser.mjs";
 
-const DECK = "/modules/03-sequence-models/slides.html";
-const SPEC = join(ROOT, "..", "shared", "spec", "module-03-sequence-models.txt");
+const M = module("03-sequence-models");
+const DECK = `/${M.site}/slides.html`;
+const SPEC = join(ROOT, "..", "shared", "spec", `module-${M.id}.txt`);
 const SIZES = [[1280, 720], [1920, 1080]];
 const skip = !onPath("quarto") ? "quarto is not installed: the deck cannot be rendered here"
   : !hasChromium() ? `no Chromium at ${CHROMIUM} (scripts/setup.sh installs it when quarto is present)` : false;
@@ -170,7 +171,7 @@ test("the briefing deck renders and works with no network", {skip, timeout: 900_
   });
 
   await t.test("equations and figures carry the page's numbers", () => {
-    const page = readFileSync(join(site, "modules/03-sequence-models/index.html"), "utf8");
+    const page = readFileSync(join(site, M.site, "index.html"), "utf8");
     // the deck's TeX carries \tag{N}; the page's math is typeset at render time (scripts/typeset.mjs)
     const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?(?:\\tag\{(\d+)\}|equation-number">\((\d+)\))/g)]
       .map((m) => [m[1], m[2] ?? m[3]]));

@@ -4,12 +4,16 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync} from "node:fs";
-import {join} from "node:path";
-import {ROOT} from "./qmd-files.mjs";
+import {basename, join} from "node:path";
+import {ROOT, includeTarget} from "./qmd-files.mjs";
+import {module} from "./course.mjs";
 
-const MODULE = join(ROOT, "modules", "03-sequence-models");
-const read = (name) => readFileSync(join(MODULE, name), "utf8");
-const includes = (text) => [...text.matchAll(/^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}/gm)].map((m) => m[1]);
+const m = module("03-sequence-models");
+const read = (name) => readFileSync(m.page(name), "utf8");
+// the files a page of the module includes (as Quarto finds them), in order
+const includes = (name) => [...read(name).matchAll(/^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}/gm)]
+  .map((x) => includeTarget(m.page(name), x[1]));
+const SETUP = join(ROOT, "_extensions", "course", "demo-setup.qmd");
 
 test("the deck writes no equation, figure, demo or question of its own", () => {
   const deck = read("slides.qmd");
@@ -21,19 +25,21 @@ test("the deck writes no equation, figure, demo or question of its own", () => {
 });
 
 test("what the deck includes, the page includes too", () => {
-  const deck = includes(read("slides.qmd"));
-  const page = new Set(includes(read("index.qmd")));
-  for (const name of deck) {
-    assert.ok(existsSync(join(MODULE, name)), `${name} does not exist`);
-    assert.ok(page.has(name), `the deck includes ${name}, which the page does not`);
+  const deckFiles = includes("slides.qmd");
+  const page = new Set(includes("index.qmd"));
+  for (const file of deckFiles) {
+    assert.ok(existsSync(file), `${file} does not exist`);
+    assert.ok(page.has(file), `the deck includes ${file}, which the page does not`);
   }
+  // the module's own partials by name; the course's shared ones by their path
+  const deck = deckFiles.map((f) => (f.startsWith(m.dir) ? basename(f) : f));
   const shared = (prefix) => deck.filter((n) => n.startsWith(prefix));
   assert.equal(shared("_eq-").length, 11, "equations 1-11 (sections 2-5)");
   assert.deepEqual(shared("_fig-"), ["_fig-rnn-unrolled.qmd", "_fig-lstm-cell.qmd"]);
   assert.deepEqual(shared("_check-"), ["_check-forget-gates.qmd", "_check-fair-comparison.qmd"]);
   assert.deepEqual(shared("_answer-"), ["_answer-forget-gates.qmd", "_answer-fair-comparison.qmd"]);
-  assert.ok(deck.includes("_gradient-demo.qmd") && deck.includes("_demo-setup.qmd"), "the section 4 demo");
+  assert.ok(deck.includes("_gradient-demo.qmd") && deck.includes(SETUP), "the section 4 demo, after the course's demo set-up");
   // the page includes the equations in the same order, so both number them 1 to 11 alike
-  const pageOrder = includes(read("index.qmd")).filter((n) => n.startsWith("_eq-"));
+  const pageOrder = includes("index.qmd").map((f) => basename(f)).filter((n) => n.startsWith("_eq-"));
   assert.deepEqual(shared("_eq-"), pageOrder.slice(0, 11));
 });

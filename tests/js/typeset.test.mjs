@@ -70,11 +70,11 @@ test("less to load: the dark theme waits for dark mode; the demos' modules and d
   assert.match(out, /href="b\.min\.css" rel="stylesheet"/);
   assert.match(out, /href="b-dark\.min\.css" rel="disabled-stylesheet"/);
   const cells = {contents: [{source: 'libs = import(new URL("../../vendor/observable-libs.js", document.baseURI).href)'},
-    {source: 'd = import(new URL("./gradient-demo.js", document.baseURI).href)\nb = FileAttachment("../../data/baselines.json").json()'}]};
+    {source: 'd = import(new URL("./gradient-demo.js", document.baseURI).href)\nb = FileAttachment("../../data/m/results.json").json()'}]};
   const html = `<head></head><script type="ojs-module-contents">\n${Buffer.from(JSON.stringify(cells)).toString("base64")}\n</script>`;
   assert.equal(preloadOjsInputs(html), `<head><link rel="modulepreload" href="../../vendor/observable-libs.js">
 <link rel="modulepreload" href="./gradient-demo.js">
-<link rel="preload" href="../../data/baselines.json" as="fetch" crossorigin="anonymous">
+<link rel="preload" href="../../data/m/results.json" as="fetch" crossorigin="anonymous">
 </head><script type="ojs-module-contents">\n${Buffer.from(JSON.stringify(cells)).toString("base64")}\n</script>`);
   assert.equal(preloadOjsInputs("<head></head>"), "<head></head>", "a page with no OJS gets no hints");
 });

@@ -57,7 +57,7 @@
 #
 # Settings live in one place. `full` is the published run; `quick` trains for a few steps only (it
 # checks that everything runs, in about a minute on a CPU). The build selects them from outside with
-# the environment variables `LAB3_SETTINGS`, `LAB3_DEVICE`, `LAB3_CORPUS` and `LAB3_RESULTS`.
+# the environment variables `LAB_SETTINGS`, `LAB_DEVICE`, `LAB_CORPUS` and `LAB_RESULTS`.
 
 # %% tags=["def"]
 #@title Settings and imports (provided) { display-mode: "form" }
@@ -104,11 +104,11 @@ SETTINGS_PRESETS = {
 SETTINGS_PRESETS["quick"] = dict(SETTINGS_PRESETS["full"], rnn_steps=30, lstm_steps=30, grad_chunks=8,
                                  sgd_steps=20, sample_len=80, log_every=10)
 
-SETTINGS_NAME = os.environ.get("LAB3_SETTINGS", "full")
+SETTINGS_NAME = os.environ.get("LAB_SETTINGS", "full")
 if SETTINGS_NAME not in SETTINGS_PRESETS:
-    raise ValueError(f"LAB3_SETTINGS={SETTINGS_NAME!r}: expected one of {sorted(SETTINGS_PRESETS)}")
+    raise ValueError(f"LAB_SETTINGS={SETTINGS_NAME!r}: expected one of {sorted(SETTINGS_PRESETS)}")
 S = SimpleNamespace(**SETTINGS_PRESETS[SETTINGS_NAME])
-DEVICE = torch.device(os.environ.get("LAB3_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu"))
+DEVICE = torch.device(os.environ.get("LAB_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu"))
 
 CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
 CORPUS_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
@@ -547,13 +547,13 @@ def checkpoint_challenge(which, top_k_filter, nucleus_filter):
 # %% tags=["def"]
 #@title Corpus, split and vocabulary (provided) { display-mode: "form" }
 def load_corpus(path=None):
-    """Tiny Shakespeare, checked against its sha256. Looks in LAB3_CORPUS, then ../shared/data and
+    """Tiny Shakespeare, checked against its sha256. Looks in LAB_CORPUS, then ../shared/data and
     the working folder, and downloads it only when none is given or found."""
-    path = path or os.environ.get("LAB3_CORPUS")
+    path = path or os.environ.get("LAB_CORPUS")
     if path:
         path = Path(path)
         if not path.is_file():
-            raise FileNotFoundError(f"corpus not found at {path}. Set LAB3_CORPUS to the path of Tiny "
+            raise FileNotFoundError(f"corpus not found at {path}. Set LAB_CORPUS to the path of Tiny "
                                     f"Shakespeare (sha256 {CORPUS_SHA256}), or unset it to download it from "
                                     f"{CORPUS_URL}")
     else:
@@ -565,13 +565,13 @@ def load_corpus(path=None):
                 urllib.request.urlretrieve(CORPUS_URL, path)
             except OSError as err:
                 raise RuntimeError(f"could not download the corpus from {CORPUS_URL} ({err}). Download it by "
-                                   f"hand and set LAB3_CORPUS to its path.") from None
+                                   f"hand and set LAB_CORPUS to its path.") from None
     data = path.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if digest != CORPUS_SHA256:
         raise ValueError(f"the corpus at {path} has sha256 {digest}, expected {CORPUS_SHA256} (Tiny "
                          f"Shakespeare from {CORPUS_URL}). Delete it and run this cell again to download "
-                         "it, or point LAB3_CORPUS at the right file.")
+                         "it, or point LAB_CORPUS at the right file.")
     return data.decode("utf-8")
 
 
@@ -651,7 +651,7 @@ print(f"device: {DEVICE} · settings: {SETTINGS_NAME} · corpus sha256 ok · |V|
 # The bias broadcasts over the batch. Then apply `torch.tanh`.
 # </details>
 
-# %% tags=["def", "exercise-1"]
+# %% tags=["def", "exercise-1", "listed"]
 def rnn_cell_step(x_t, h_prev, W, U, b):
     # x_t: (B, d)   h_prev: (B, d_h)   W: (d_h, d_h)   U: (d_h, d)   b: (d_h,)
     ### BEGIN SOLUTION (TODO: compute a_t = W h_(t-1) + U x_t + b for a batch in rows, and return h_t = tanh(a_t))
@@ -1103,7 +1103,7 @@ plt.show()
 # **cell** state `c_prev` (not `h_prev`), and the hidden state squashes the **new** cell state.
 # </details>
 
-# %% tags=["def", "exercise-4"]
+# %% tags=["def", "exercise-4", "listed"]
 def lstm_cell_step(x_t, h_prev, c_prev, p):
     # p holds W_*, U_*, b_* for f, i, o, c.  All states: (B, d_h)
     f = torch.sigmoid(h_prev @ p.W_f.T + x_t @ p.U_f.T + p.b_f)
@@ -1246,7 +1246,7 @@ checkpoint_results(results, SETTINGS_NAME)
 # with `num_samples=1`, then reshape the `(N, 1)` result back to `probs.shape[:-1]`.
 # </details>
 
-# %% tags=["def", "exercise-5"]
+# %% tags=["def", "exercise-5", "listed"]
 def sample_with_temperature(logits, tau, generator=None):
     # logits: (..., |V|), one row per position z_t; returns one token ID per row, shape (...)
     ### BEGIN SOLUTION (TODO: softmax of logits / tau (Equation 12), then one torch.multinomial draw per row with the generator)
@@ -1387,7 +1387,7 @@ lab_results = {
         "numpy": np.__version__, "corpus_sha256": CORPUS_SHA256, "phase_s": PHASE_S,
     },
 }
-results_path = Path(os.environ.get("LAB3_RESULTS", "lab3_results.json"))
+results_path = Path(os.environ.get("LAB_RESULTS", "lab3_results.json"))
 
 
 def save_results():

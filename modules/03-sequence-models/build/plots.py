@@ -1,20 +1,16 @@
 """The measured figures, drawn from the results data (never from the lab directly).
 
-    figures/gradient-rnn.svg           Exercise 3A: the RNN's gradient by distance, under Equation 8's bound
-    figures/gradient-by-distance.svg   the LSTM's follow-up: RNN against LSTM
-    figures/clipping-demo.svg          Exercise 3B's demonstration
+    figures/<id>/gradient-rnn.svg           Exercise 3A: the RNN's gradient by distance, under Equation 8's bound
+    figures/<id>/gradient-by-distance.svg   the LSTM's follow-up: RNN against LSTM
+    figures/<id>/clipping-demo.svg          Exercise 3B's demonstration
 
-    python -m scripts.plot_results [data/baselines.json] [--out figures/]
-
-The build calls draw_all(data), which returns the SVG bytes of each figure; the build writes them
-atomically together with data/baselines.json.  The figures have a transparent background and use
+The build (scripts/build.py) calls draw_all(data), which returns the SVG bytes of each figure, and writes
+them atomically together with data/<id>/results.json (it also redraws a missing one from the data).  The figures have a transparent background and use
 mid-tone colors and a mid-gray ink, so that they read on the site's light and dark themes alike.
 """
 from __future__ import annotations
 
-import argparse
 import io
-from pathlib import Path
 
 import matplotlib
 
@@ -22,10 +18,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from scripts import paths, results  # noqa: E402
-from scripts.constants import LN65  # noqa: E402
-from scripts.files import atomic_write  # noqa: E402
 from scripts.formatting import fmt_factor, fmt_fixed, fmt_short  # noqa: E402
+
+from .constants import LN65  # noqa: E402
+
+# the measured figures this draws from the data (the diagrams are drawn by diagrams.py)
+FIGURE_NAMES = ("gradient-rnn.svg", "gradient-by-distance.svg", "clipping-demo.svg")
 
 # mid-tones with contrast on white and on a near-black page (Okabe-Ito based)
 INK = "#8c8c8c"          # text, axes, ticks
@@ -208,21 +206,8 @@ def clipping_demo(data: dict) -> bytes:
 
 
 def draw_all(data: dict) -> dict[str, bytes]:
-    """{file name: SVG bytes} for every measured figure (names as in results.FIGURE_NAMES)."""
+    """{file name: SVG bytes} for every measured figure (FIGURE_NAMES)."""
     return {"gradient-rnn.svg": gradient_rnn(data),
             "gradient-by-distance.svg": gradient_by_distance(data),
             "clipping-demo.svg": clipping_demo(data)}
 
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("data", nargs="?", default=str(paths.DATA_PATH))
-    ap.add_argument("--out", default=str(paths.FIGURES_DIR))
-    a = ap.parse_args(argv)
-    figs = draw_all(results.load_results(a.data))
-    atomic_write({Path(a.out) / n: b for n, b in figs.items()})
-    print("wrote", ", ".join(str(Path(a.out) / n) for n in figs))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,286 @@
+"""The module's prose claims about its measured numbers, each a named check over the results.
+
+The briefing page states things about the numbers in data/<id>/results.json ("both neural models
+beat the best n-gram", "the RNN's gradient underflows to 0", ...).  Each such statement is a
+Claim here.  The build evaluates every claim on each new measurement: at full settings a claim
+that no longer holds fails the build, naming it, and nothing is written; at quick settings the
+claims are evaluated and reported only (tiny models are not expected to satisfy them).
+
+    python -m scripts.claims --module 03-sequence-models [RESULTS.json]   # evaluate them on a results file
+"""
+from __future__ import annotations
+
+import math
+
+from scripts import lab_source
+from scripts.claims import Claim
+from scripts.formatting import fmt_fixed, fmt_num
+
+from . import MODULE
+from .constants import LN65
+
+# Lab 1's recorded test values (nats per character), which Lab 3 must reproduce to 4 decimals: the
+# lab defines them (its checkpoint compares against them too); read here from the lab source
+LAB1_TEST_NATS = lab_source.lab_constant("LAB1_TEST_NATS", MODULE)
+
+# thresholds of the qualitative words in the prose, in one place
+LSTM_TRIGRAM_PPL_MARGIN = 1.0       # "the LSTM's test perplexity is at least 1.0 below the trigram's"
+RNN_VANISH_FACTOR = 1e-6            # "vanishes": falls by at least six orders of magnitude within the chunk
+CONSTANT_RATE_R2_MIN = 0.98         # "by a roughly constant factor per character": nearly a straight line on a log axis
+LSTM_RNN_RATIO_MIN = 100.0          # "orders of magnitude above": at least 100 times
+MEAN_GATE_MARGIN = 100.0            # "the mean gate cannot explain it": the mean predicts a 100 times larger fall
+FORGET_SHARE_099_MIN = 0.10         # "a sizeable share of the gates is above 0.99": at least 10%
+# float32 rounds a square below half its smallest subnormal (2^-149) to 0: entries below 2^-75 (2.6e-23) square to 0
+FLOAT32_SQUARE_UNDERFLOW = 2.0 ** -75
+# the sampling demo's settings, for every prompt: (strategy, tau, k, p)
+SAMPLING_SETTINGS = {("greedy", None, None, None), ("temperature", 0.5, None, None), ("temperature", 1.0, None, None),
+                     ("temperature", 1.5, None, None), ("top_k", 1.0, 5, None), ("top_k", 1.0, 10, None),
+                     ("nucleus", 1.0, None, 0.5), ("nucleus", 1.0, None, 0.9)}
+CLIPPED_FINAL_LOSS_MAX = 3.0        # "far better" than the uniform guess (ln 65 = 4.17)
+
+
+def _f(x, nd=4):
+    return "null" if x is None else f"{x:.{nd}g}" if isinstance(x, float) else str(x)
+
+
+# --------------------------------------------------------------------------------------------
+def neural_beat_best_ngram(d):
+    m = d["models"]
+    best, rnn, lstm = (m[k]["test_nats"] for k in ("best_ngram", "rnn", "lstm"))
+    return (rnn < best and lstm < best,
+            f"test nats: RNN {rnn:.4f}, LSTM {lstm:.4f}, best n-gram {best:.4f}")
+
+
+def lstm_ppl_below_trigram(d):
+    m = d["models"]
+    tri, lstm = m["trigram"]["perplexity"], m["lstm"]["perplexity"]
+    return (tri - lstm >= LSTM_TRIGRAM_PPL_MARGIN,
+            f"perplexity: trigram {tri:.3f}, LSTM {lstm:.3f}, gap {tri - lstm:.3f} "
+            f"(needs >= {LSTM_TRIGRAM_PPL_MARGIN})")
+
+
+def lstm_beats_rnn(d):
+    m = d["models"]
+    rnn, lstm = m["rnn"]["perplexity"], m["lstm"]["perplexity"]
+    return lstm < rnn, f"perplexity: RNN {rnn:.3f}, LSTM {lstm:.3f}"
+
+
+def units_consistent(d):
+    bad = []
+    for k, row in d["models"].items():
+        nats = row["test_nats"]
+        if not math.isclose(row["perplexity"], math.exp(nats), rel_tol=1e-6):
+            bad.append(f"{k}: perplexity {row['perplexity']} != exp({nats})")
+        if not math.isclose(row["bpc"], nats / math.log(2), rel_tol=1e-6):
+            bad.append(f"{k}: bpc {row['bpc']} != {nats}/ln 2")
+    return not bad, "; ".join(bad) or "perplexity = exp(nats) and bpc = nats / ln 2 on every row"
+
+
+def ngram_rows_match_lab1(d):
+    m = d["models"]
+    bad = [f"{k} {m[k]['test_nats']:.4f} != {v:.4f}" for k, v in LAB1_TEST_NATS.items()
+           if round(m[k]["test_nats"], 4) != v]
+    got = ", ".join(f"{k} {m[k]['test_nats']:.4f}" for k in LAB1_TEST_NATS)
+    return not bad, ("differs from Lab 1: " + "; ".join(bad)) if bad else f"as Lab 1 recorded: {got}"
+
+
+def rnn_spectral_norm_above_1(d):
+    s = d["gradient_by_distance"]["rnn_spectral_norm_W"]
+    return s > 1, f"||W|| = {s:.3f}"
+
+
+def rnn_gradient_vanishes(d):
+    norms = d["gradient_by_distance"]["rnn_grad_norm"]
+    g0, tail = norms[0], min(norms)
+    ratio = tail / g0 if g0 > 0 else float("nan")
+    holds = g0 > 0 and (tail == 0.0 or ratio <= RNN_VANISH_FACTOR)
+    return holds, (f"RNN gradient norm (float64): {_f(g0)} at distance 0, smallest {_f(tail)} "
+                   f"(ratio {_f(ratio)}; needs <= {RNN_VANISH_FACTOR:g})")
+
+
+def _line_fit(xs, ys):
+    """Least-squares slope and R^2 of ys against xs."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    syy = sum((y - my) ** 2 for y in ys)
+    slope = sxy / sxx
+    return slope, (sxy * sxy / (sxx * syy) if syy > 0 else 1.0)
+
+
+def rnn_gradient_constant_factor(d):
+    g = d["gradient_by_distance"]
+    pts = [(x, math.log10(v)) for x, v in zip(g["distance"], g["rnn_grad_norm"]) if v > 0]
+    slope, r2 = _line_fit([p[0] for p in pts], [p[1] for p in pts])
+    factor = 10 ** slope
+    recorded = g.get("rnn_factor_per_character")
+    consistent = recorded is None or math.isclose(recorded, factor, rel_tol=1e-6)
+    return (r2 >= CONSTANT_RATE_R2_MIN and consistent,
+            f"log10 of the RNN's norm against distance: R^2 {r2:.4f} of a straight line (needs >= "
+            f"{CONSTANT_RATE_R2_MIN}), a factor of {factor:.3f} per character"
+            + ("" if consistent else f"; recorded factor {_f(recorded)} disagrees"))
+
+
+def rnn_gradient_never_exactly_zero(d):
+    g = d["gradient_by_distance"]
+    z = g["rnn_first_all_zero_distance"]
+    norms = g["rnn_grad_norm"]
+    if z is not None:
+        return False, f"every entry of the RNN's float32 gradient is exactly 0 from distance {z}"
+    return (min(norms) > 0,
+            f"at none of the {len(norms)} distances is every entry exactly 0; the smallest float64 norm is "
+            f"{_f(min(norms))}")
+
+
+def naive_float32_norm_reads_zero(d):
+    g = d["gradient_by_distance"]
+    z, norms = g["rnn_naive_norm_zero_distance"], g["rnn_grad_norm"]
+    if z is None:
+        return False, "a norm taken in float32 never reads 0 within the chunk"
+    limit = math.sqrt(d["models"]["rnn"]["d_h"]) * FLOAT32_SQUARE_UNDERFLOW   # every entry below 2^-75
+    all_zero = g["rnn_first_all_zero_distance"]
+    consistent = 0 < norms[z] <= limit and (all_zero is None or all_zero >= z)
+    return (consistent,
+            f"a float32 norm reads 0 from distance {z}, where the float64 norm is {_f(norms[z])} (entries below "
+            f"2^-75 = {FLOAT32_SQUARE_UNDERFLOW:.2g} square to 0 in float32: norm <= {limit:.2g})")
+
+
+def lstm_gradient_far_above_rnn_at_50(d):
+    g = d["gradient_by_distance"]
+    dist = g["distance"]
+    if 50 not in dist:
+        return False, "distance 50 was not measured"
+    i = dist.index(50)
+    rnn, lstm = g["rnn_grad_norm"][i], g["lstm_grad_norm"][i]
+    if rnn == 0:
+        return lstm > 0, f"at distance 50: LSTM {_f(lstm)}, RNN exactly 0 (ratio unbounded)"
+    ratio = lstm / rnn
+    recorded = g["lstm_rnn_ratio_at_50"]
+    consistent = recorded is not None and math.isclose(recorded, ratio, rel_tol=1e-3)
+    return (ratio >= LSTM_RNN_RATIO_MIN and consistent,
+            f"at distance 50: LSTM {_f(lstm)}, RNN {_f(rnn)}, ratio {ratio:.3g} (needs >= "
+            f"{LSTM_RNN_RATIO_MIN:g})" + ("" if consistent else f"; recorded ratio {_f(recorded)} disagrees"))
+
+
+def mean_gate_cannot_explain_lstm_curve(d):
+    g = d["gradient_by_distance"]
+    mean, lstm = g["forget_gate"]["mean"], g["lstm_grad_norm"]
+    fall, predicted = lstm[50] / lstm[0], mean ** 50
+    return (fall >= MEAN_GATE_MARGIN * predicted,
+            f"the LSTM's gradient falls by {fall:.3g} over 50 characters; a constant gate at the mean "
+            f"{mean:.3f} would give {predicted:.3g} (needs a fall at least {MEAN_GATE_MARGIN:g} times smaller)")
+
+
+def many_forget_gates_near_1(d):
+    fg = d["gradient_by_distance"]["forget_gate"]
+    return (fg["share_above_0.99"] >= FORGET_SHARE_099_MIN,
+            f"share of forget-gate entries above 0.99: {fg['share_above_0.99']:.3f} (needs >= "
+            f"{FORGET_SHARE_099_MIN}); above 0.9: {fg['share_above_0.9']:.3f}; mean {fg['mean']:.3f}")
+
+
+def forget_gate_histogram_consistent(d):
+    fg = d["gradient_by_distance"]["forget_gate"]
+    edges, counts = fg["histogram"]["edges"], fg["histogram"]["counts"]
+    widths = [b - a for a, b in zip(edges, edges[1:])]
+    problems = []
+    if len(counts) != len(edges) - 1 or edges[0] != 0 or edges[-1] != 1 or min(widths) <= 0:
+        problems.append("edges must rise from 0 to 1 with one count per bin")
+    elif not all(any(abs(e - cut) < 1e-9 for e in edges) for cut in (0.9, 0.99)):
+        problems.append("0.9 and 0.99 must be edges, so that the shares above them can be read off")
+    else:
+        total = sum(counts)
+        for cut in (0.9, 0.99):
+            above = sum(n for a, n in zip(edges, counts) if a >= cut - 1e-9) / total
+            if abs(above - fg[f"share_above_{cut}"]) > 1e-3:
+                problems.append(f"share above {cut}: {above:.4f} from the histogram, "
+                                f"{fg[f'share_above_{cut}']:.4f} recorded")
+        mean = sum((a + b) / 2 * n for a, b, n in zip(edges, edges[1:], counts)) / total
+        if abs(mean - fg["mean"]) > max(widths) / 2:          # bin midpoints are off by at most half a bin
+            problems.append(f"mean {mean:.4f} from the histogram, {fg['mean']:.4f} recorded")
+    return not problems, "; ".join(problems) or f"{len(counts)} bins, {sum(counts):,} gate values; shares and mean agree"
+
+
+def sampling_material_complete(d):
+    s = d["sampling"]
+    have = {}
+    for x in s["samples"]:
+        have.setdefault(x["prompt_index"], set()).add((x["strategy"], x["tau"], x["k"], x["p"]))
+    problems = [f"prompt {i} lacks {sorted(SAMPLING_SETTINGS - have.get(i, set()), key=str)}"
+                for i in range(len(s["prompts"])) if not SAMPLING_SETTINGS <= have.get(i, set())]
+    problems += [f"sample for prompt {i}, which does not exist" for i in have if not 0 <= i < len(s["prompts"])]
+    return not problems, "; ".join(problems) or (f"{len(s['prompts'])} prompts, each with greedy, tau = 0.5, 1, 1.5, "
+                                                  "top-k k = 5, 10 and nucleus p = 0.5, 0.9")
+
+
+def unclipped_worse_than_uniform(d):
+    final = d["clipping_demo"]["unclipped"]["final_loss"]
+    if final is None:
+        return True, "unclipped SGD run ended with a non-finite loss (diverged)"
+    return final > LN65, f"unclipped final training loss {final:.3f} nats, uniform guess ln 65 = {LN65:.3f}"
+
+
+def clipped_far_better(d):
+    final = d["clipping_demo"]["clipped"]["final_loss"]
+    if final is None:
+        return False, "clipped SGD run ended with a non-finite loss"
+    return (final < CLIPPED_FINAL_LOSS_MAX,
+            f"clipped final training loss {final:.3f} nats (needs < {CLIPPED_FINAL_LOSS_MAX}; "
+            f"ln 65 = {LN65:.3f})")
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim("ngram_rows_match_lab1",
+          "The uniform, bigram, trigram and best n-gram rows reproduce Lab 1's recorded test values "
+          f"to four decimals ({', '.join(fmt_fixed(v, 4) for v in LAB1_TEST_NATS.values())}).",
+          ngram_rows_match_lab1),
+    Claim("units_consistent",
+          "Perplexity and bits per character are the same measurement as test nats: "
+          "PPL = exp(L), BPC = L / ln 2.", units_consistent),
+    Claim("neural_models_beat_best_ngram",
+          "Both neural models beat Lab 1's best character n-gram on test nats per character.",
+          neural_beat_best_ngram),
+    Claim("lstm_ppl_at_least_1_below_trigram",
+          f"The LSTM's test perplexity is at least {fmt_num(LSTM_TRIGRAM_PPL_MARGIN)} below the character trigram's.",
+          lstm_ppl_below_trigram),
+    Claim("lstm_beats_rnn",
+          "The LSTM's test perplexity is below the RNN's (at unequal compute).", lstm_beats_rnn),
+    Claim("rnn_spectral_norm_above_1",
+          "The trained RNN's recurrent matrix has spectral norm above 1, so Equation 8 allows growth.",
+          rnn_spectral_norm_above_1),
+    Claim("rnn_gradient_vanishes",
+          "Yet the RNN's gradient vanishes with distance: its norm, taken in float64, falls by at least six "
+          "orders of magnitude within the 200-character chunk.", rnn_gradient_vanishes),
+    Claim("rnn_gradient_falls_by_a_constant_factor_per_character",
+          "It falls by a roughly constant factor per character: log10 of the norm against distance is close "
+          f"to a straight line (R^2 at least {CONSTANT_RATE_R2_MIN}).", rnn_gradient_constant_factor),
+    Claim("rnn_gradient_never_exactly_zero_within_the_chunk",
+          "The RNN's float32 gradient never becomes exactly 0 within the chunk: at no distance is every "
+          "entry 0.", rnn_gradient_never_exactly_zero),
+    Claim("naive_float32_norm_reads_zero",
+          "A norm taken in float32 reads 0 from some distance within the chunk although the gradient is not 0 "
+          "there: its entries are below 2^-75 (about 2.6e-23), whose squares are 0 in float32.",
+          naive_float32_norm_reads_zero),
+    Claim("lstm_gradient_orders_above_rnn_at_50",
+          f"50 characters back, the LSTM's gradient is orders of magnitude (at least {LSTM_RNN_RATIO_MIN:.0f} times) "
+          "above the RNN's.", lstm_gradient_far_above_rnn_at_50),
+    Claim("mean_forget_gate_cannot_explain_lstm_curve",
+          "The LSTM's gradient falls over 50 characters far less (at least 100 times less) than a constant "
+          "forget gate at the measured mean would make it fall (mean^50).", mean_gate_cannot_explain_lstm_curve),
+    Claim("many_forget_gates_near_1",
+          "A sizeable share (at least 10%) of the trained LSTM's forget-gate entries is above 0.99, where the "
+          "direct path keeps more than 0.99^50 (about 60%) over 50 characters.", many_forget_gates_near_1),
+    Claim("forget_gate_histogram_consistent",
+          "The forget-gate histogram (the forget-gate demo's material) agrees with the recorded mean and "
+          "shares above 0.9 and 0.99.", forget_gate_histogram_consistent),
+    Claim("unclipped_sgd_worse_than_uniform",
+          "Without clipping, the SGD run ends at a training loss worse than the uniform guess, ln 65.",
+          unclipped_worse_than_uniform),
+    Claim("clipped_sgd_far_better",
+          f"With clipping, the same SGD run ends far better than the uniform guess "
+          f"(below {fmt_num(CLIPPED_FINAL_LOSS_MAX)} nats).",
+          clipped_far_better),
+    Claim("sampling_material_complete",
+          "The sampling demo has, for every prompt, a sample greedily, at tau = 0.5, 1 and 1.5, with top-k "
+          "(k = 5, 10) and with nucleus filtering (p = 0.5, 0.9).", sampling_material_complete),
+)
