@@ -6,6 +6,7 @@ evaluates every claim on each new measurement: at full settings one that no long
 build, naming it, and nothing is written; at quick settings they are reported only.
 
     python -m scripts.claims [--module ID] [RESULTS.json]   # evaluate a module's claims on a results file
+                                        # exit 0 all hold, 1 one fails, 2 unreadable (said in one line)
 """
 from __future__ import annotations
 
@@ -59,8 +60,8 @@ def main(argv=None) -> int:
     for module in course.selected(args.module):
         try:
             evaluated = evaluate(module, results.load_results(module, args.results))
-        except results.ResultsError as err:
-            print(f"claims: {module.id}: {err}", file=sys.stderr)
+        except results.ResultsError as err:      # one line, naming the file and the problem, no traceback
+            print(f"claims: {module.id}: " + " ".join(line.strip() for line in str(err).splitlines()), file=sys.stderr)
             return 2
         print(f"{module.id}:\n{report(evaluated)}")
         status |= 1 if failed(evaluated) else 0

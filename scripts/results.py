@@ -59,14 +59,26 @@ def validate(module: course.Module, data, what: str = "results") -> None:
                            f"({len(errors)} problem{'s' if len(errors) != 1 else ''}):\n  {shown}{more}")
 
 
-def _reject_constant(name):
-    raise ValueError(f"non-finite number {name} in JSON (the lab must write null)")
+def non_finite(x, where: str = "") -> list[str]:
+    """The places ('gradient_by_distance/rnn_grad_norm/3') of every NaN or infinity in parsed JSON."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return [where or "(top level)"]
+    if isinstance(x, dict):
+        return [p for k, v in x.items() for p in non_finite(v, f"{where}/{k}" if where else str(k))]
+    if isinstance(x, list):
+        return [p for i, v in enumerate(x) for p in non_finite(v, f"{where}/{i}" if where else str(i))]
+    return []
 
 
 def read_json(path: Path):
-    """Parse JSON strictly: NaN/Infinity are an error, not a number."""
+    """Parse JSON strictly: NaN/Infinity are an error naming where they are, not a number."""
     with open(path, encoding="utf-8") as f:
-        return json.load(f, parse_constant=_reject_constant)
+        data = json.load(f)
+    bad = non_finite(data)
+    if bad:
+        more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
+        raise ValueError(f"non-finite number at {bad[0]}{more} (the lab must write null)")
+    return data
 
 
 def load_results(module: course.Module, path: Path | str | None = None) -> dict:

@@ -62,6 +62,10 @@ def load_worked_examples(module: course.Module, path: Path | None = None) -> dic
         raise SiteDataError(f"{paths.rel(path)} does not exist: {fix}")
     try:
         worked = results.read_json(path)
+        wanted = getattr(module.build.page_data, "WORKED_PROVENANCE", ())
+        missing = [k for k in wanted if k not in worked["provenance"]]
+        if missing:
+            raise KeyError(f"provenance lacks {', '.join(missing)}")
         for part, (rows, keys) in getattr(module.build.page_data, "WORKED_SHAPE", {}).items():
             for row in worked[part][rows]:
                 missing = [k for k in keys if k not in row]
@@ -166,7 +170,11 @@ def out_of_date(module: course.Module, files: dict[Path, str], root: Path) -> li
 def run(module: course.Module, out_root: Path, check: bool, results_path: Path | None = None,
         worked_path: Path | None = None) -> str:
     path, data = load_results(module, results_path)
-    files = site_files(module, data, load_worked_examples(module, worked_path), path)
+    try:
+        files = site_files(module, data, load_worked_examples(module, worked_path), path)
+    except (KeyError, ValueError, TypeError) as err:     # data the schema allows but the module cannot show
+        raise SiteDataError(f"{paths.rel(path)}: the module's page data cannot be formatted from it "
+                            f"({type(err).__name__}: {err})") from err
     if check:
         stale = out_of_date(module, files, out_root)
         if stale:

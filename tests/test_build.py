@@ -10,6 +10,7 @@ import copy
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -403,12 +404,36 @@ def test_quick_build_end_to_end(tmp_path):
     for n in M3.build.plots.FIGURE_NAMES:
         assert (out / "figures" / n).stat().st_size > 1000
     assert (out / "build" / "executed.ipynb").exists()
+    notebook_and_page_agree(out / "build" / "executed.ipynb", d)
     # the committed full results were not touched
     assert snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
     if results.lab_source_sha256(M3) == p["lab_source_sha256"]:
         r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and "up to date" in r.stdout, r.stdout[-2000:]
+
+
+def notebook_and_page_agree(executed: Path, data: dict) -> None:
+    """Issue 17: each derived number the LSTM box shows is the one the notebook printed (same inputs, unrounded,
+    two figures); a blank 3A prediction is asked for and Run All still finishes."""
+    nb = json.loads(executed.read_text(encoding="utf-8"))
+    printed = "".join(o.get("text", "") if isinstance(o.get("text", ""), str) else "".join(o["text"])
+                      for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", []))
+    assert "⚠️ Exercise 3A: no prediction in `my_prediction_3a` yet" in printed
+    m = re.search(r"a gate of (\d\.\d{3}) on every step keeps (\S+) of the direct path .* measured gradient falls to "
+                  r"(\S+) of its value", printed)
+    assert m, "the notebook no longer prints the LSTM box's derived numbers"
+    v = M3.build.page_data.gradient_variables(data["gradient_by_distance"])
+
+    def sci(shown: str) -> str:                                   # '9.3 × 10⁻⁸' -> '9.3e-08'
+        mant, _, power = shown.partition(" × 10") if " × " in shown else ("1", "", shown[2:])
+        exp = int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+        return f"{mant}e{exp:+03d}"
+    assert (v["forget_mean"], sci(v["forget_mean_pow_50"]), sci(v["lstm_fall_50"])) == m.groups()
+    ratio = re.search(r"at distance 50: LSTM \S+, RNN \S+, ratio (\S+)", printed).group(1)
+    assert sci(v["ratio_at_50"]) == ratio
+    factor = re.search(r"a factor of (\d\.\d{3}) per character", printed).group(1)
+    assert v["factor_per_character"] == factor
 
 
 # --------------------------------------------------------------------------------------------

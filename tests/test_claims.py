@@ -201,3 +201,130 @@ def test_lstm_ratio_at_50_needs_the_distance_a_gradient_and_the_recorded_ratio()
     half = {**rnn_zero, "lstm_grad_norm": [0.5] * 60}                            # any LSTM gradient above 0
     assert holds(name, {**d, "gradient_by_distance": half})
     assert not holds(name, {**d, "gradient_by_distance": {**rnn_zero, "lstm_grad_norm": [0.0] * 60}})
+
+
+# --- Equation 11 measured: the direct-path products over 50 steps (issue 17) ----------------------------
+
+DIRECT_PATH = {"distance": 50, "median": 0.00031, "mean": 0.214, "max": 0.982, "share_above_0.01": 0.362,
+               "share_above_0.1": 0.309, "share_above_0.5": 0.241, "cell_share_at_0": 0.352, "kept_share_at_0": 1.0,
+               "carried_fall": 0.0041}
+
+
+def direct_path(**changes) -> dict:
+    """The fixture with the LSTM's fall over 50 characters set to 0.01 and this direct-path record, changed."""
+    d = copy.deepcopy(FIXTURE)
+    g = d["gradient_by_distance"]
+    g["lstm_grad_norm"][0], g["lstm_grad_norm"][50] = 0.5, 0.005
+    g["direct_path"] = {**DIRECT_PATH, **changes}
+    return d
+
+
+def test_direct_path_comparison_bands_at_a_factor_of_3():
+    g = direct_path()["gradient_by_distance"]
+    assert M3.build.claims.lstm_fall(g) == pytest.approx(0.01)
+    for carried, verdict in ((0.03, "same"), (0.0301, "more"), (0.01 / 3, "same"), (0.0033, "less"),
+                             (0.01, "same"), (1e-6, "less")):
+        g["direct_path"]["carried_fall"] = carried
+        assert M3.build.claims.direct_path_comparison(g)[0] == verdict, carried
+    g["direct_path"]["carried_fall"] = 0.002
+    assert M3.build.claims.direct_path_comparison(g) == ("less", pytest.approx(0.2))
+    g["lstm_grad_norm"][0] = 0.1                              # the fall is measured from distance 0: 0.05
+    assert M3.build.claims.direct_path_comparison(g) == ("less", pytest.approx(0.04))
+
+
+def test_direct_path_comparison_needs_two_positive_numbers():
+    name = "direct_path_compared_with_measured_fall"
+    assert holds(name, direct_path(carried_fall=0.004))
+    assert detail(name, direct_path(carried_fall=0.004)).endswith("(ratio 0.4): the box says 'same'")
+    assert not holds(name, direct_path(carried_fall=0.0))
+    d = direct_path()
+    d["gradient_by_distance"]["lstm_grad_norm"][50] = 0.0
+    assert not holds(name, d)
+    d["gradient_by_distance"]["distance"] = list(range(50)) + [99] * (len(d["gradient_by_distance"]["distance"]) - 50)
+    # distance 50 not measured: the claim cannot be evaluated, and fails naming why
+    assert claims.evaluate(M3, d)[[c.name for c in M3.build.claims.CLAIMS].index(name)]["detail"].startswith("could not be evaluated")
+
+
+def test_some_direct_paths_keep_a_tenth_at_its_edges():
+    name = "some_direct_paths_keep_a_tenth"
+    assert holds(name, direct_path(**{"share_above_0.1": 0.01}))          # "at least 1%"
+    assert not holds(name, direct_path(**{"share_above_0.1": 0.0099}))
+    d = direct_path(**{"share_above_0.1": 0.3})
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 1e-3 ** (1 / 50)    # mean^50 = 0.001: 0.1 is 100 times that
+    assert holds(name, d)
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 1.01e-3 ** (1 / 50)
+    assert not holds(name, d)
+    d = direct_path(**{"share_above_0.1": 0.3}, distance=10)                # the power is the products' distance
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 0.5                  # 0.5^10 = 0.00098; 0.5^50 would pass anyway
+    assert holds(name, d)
+    d["gradient_by_distance"]["forget_gate"]["mean"] = 0.51                 # 0.51^10 = 0.0012
+    assert not holds(name, d)
+
+
+@pytest.mark.parametrize("changes, problem", [
+    ({"distance": 49}, "products over 49 steps, the box speaks of 50"),
+    ({"share_above_0.5": 0.4}, "must not rise"),
+    ({"share_above_0.01": 0.3}, "must not rise"),
+    ({"median": 0.2}, "disagrees with the share above 0.1"),                 # median above 0.1, only 31% are
+    ({"median": 0.6, "share_above_0.01": 0.7}, "disagrees with the share above 0.5"),
+    ({"median": 0.001, "share_above_0.01": 0.6, "share_above_0.1": 0.31}, "disagrees with the share above 0.01"),
+    ({"mean": 0.99}, "above the largest"),
+    ({"median": 0.0001, "max": 0.00005}, "above the largest"),
+    ({"mean": 0.12}, "below half the share above 0.5"),
+    ({"carried_fall": 0.352 * 0.982 * 1.001}, "more than the cell state's share"),
+    ({"kept_share_at_0": 0.01, "carried_fall": 0.352 * (0.982 * 0.01 + 0.1) * 1.001}, "more than the units above 0.1"),
+])
+def test_direct_path_record_must_be_consistent(changes, problem):
+    name = "direct_path_products_recorded_consistently"
+    d = direct_path(**changes)
+    assert not holds(name, d)
+    assert problem in detail(name, d)
+
+
+def test_direct_path_record_consistent_at_its_edges():
+    name = "direct_path_products_recorded_consistently"
+    assert holds(name, direct_path())
+    assert holds(name, direct_path(carried_fall=0.352 * 0.982))             # exactly the bound
+    assert holds(name, direct_path(kept_share_at_0=0.01, carried_fall=0.352 * (0.982 * 0.01 + 0.1)))   # and this one
+    assert holds(name, direct_path(mean=0.1205))                             # exactly half the share above 0.5
+    assert holds(name, direct_path(**{"median": 0.5, "share_above_0.5": 0.5, "share_above_0.1": 0.5,
+                                      "share_above_0.01": 0.5, "mean": 0.5}))   # the median on a cut, shares 0.5
+    assert holds(name, direct_path(**{"median": 0.51, "share_above_0.5": 0.5, "share_above_0.1": 0.9,
+                                      "share_above_0.01": 0.95, "mean": 0.5}))
+
+
+def test_unclipped_loss_spikes_then_falls_back_at_its_edges():
+    """The clipping figure's alt text: a spike to at least 2 ln 65, an end at most half the peak."""
+    name = "unclipped_sgd_loss_spikes_then_falls_back"
+    d = copy.deepcopy(FIXTURE)
+    u = d["clipping_demo"]["unclipped"]
+    u["loss"] = [4.2, 2 * math.log(65), 6.0, None, 4.5]
+    u["final_loss"] = math.log(65)                            # exactly half the peak
+    assert holds(name, d)
+    u["final_loss"] = math.log(65) * 1.001
+    assert not holds(name, d)
+    u["final_loss"], u["loss"][1] = 4.0, 2 * math.log(65) * 0.999      # a peak just short of twice ln 65
+    assert not holds(name, d)
+    u["loss"] = [4.2 + i / 10 for i in range(50)]                       # a steady rise is no spike
+    u["final_loss"] = 9.1
+    assert not holds(name, d)
+    u["loss"], u["final_loss"] = [None] * 5, None
+    assert not holds(name, d) and detail(name, d) == "the unclipped run has no finite loss to end on"
+
+
+def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
+    """python -m scripts.claims: exit 2 and one line on stderr for a file it cannot read (issue 17)."""
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d["models"]["lstm"]["test_nats"] = float("nan")
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    assert claims.main([str(p)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err == f"claims: {p} is not valid JSON: non-finite number at models/lstm/test_nats (the lab must write null)\n"
+    del d["gradient_by_distance"]
+    p.write_text(json.dumps({**d, "models": json.loads(M3.fixture.read_text())["models"]}), encoding="utf-8")
+    assert claims.main([str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "(1 problem): at (top level): 'gradient_by_distance' is a required property" in err
+    assert claims.main([str(M3.fixture)]) == 0 and "[ok] units_consistent" in capsys.readouterr().out

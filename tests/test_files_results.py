@@ -108,3 +108,52 @@ def test_schema_messages_name_the_place_and_stay_short(tmp_path):
         results.load_results(M3, path)
     with pytest.raises(results.ResultsError, match="none.json does not exist: run `python -m scripts.build"):
         results.load_results(M3, tmp_path / "none.json")
+
+
+# --- issue 17: the gaps a hand-made round of mutants found ---------------------------------------------
+
+def test_write_if_changed_never_leaves_a_half_written_file(tmp_path, monkeypatch):
+    """Interrupted while writing (here: text that cannot be encoded, the error halfway through the write) or
+    just before the rename: the committed page file keeps its old content, byte for byte, and no temp is left.
+    Writing in place (open(path, 'w')) would have emptied it."""
+    target = tmp_path / "_metadata.yml"
+    target.write_text("old: 1\n", encoding="utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        files.write_if_changed(target, "new: 2\n" * 1000 + "\ud800")        # a lone surrogate: unencodable
+    assert target.read_bytes() == b"old: 1\n" and sorted(p.name for p in tmp_path.iterdir()) == ["_metadata.yml"]
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(files, "_replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_if_changed(target, "new: 2\n")
+    assert target.read_bytes() == b"old: 1\n" and sorted(p.name for p in tmp_path.iterdir()) == ["_metadata.yml"]
+    monkeypatch.undo()
+    assert files.write_if_changed(target, "new: 2\n") is True and target.read_text() == "new: 2\n"
+    assert files.write_if_changed(target, "new: 2\n") is False
+
+
+def test_a_nan_is_refused_naming_where_it_is(tmp_path):
+    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d["gradient_by_distance"]["rnn_grad_norm"][3] = float("nan")
+    d["clipping_demo"]["clipped"]["final_loss"] = float("inf")
+    p = tmp_path / "baselines.json"
+    p.write_text(json.dumps(d), encoding="utf-8")                 # json writes NaN and Infinity
+    with pytest.raises(results.ResultsError) as err:
+        results.load_results(M3, p)
+    assert str(err.value).endswith("is not valid JSON: non-finite number at gradient_by_distance/rnn_grad_norm/3 "
+                                   "and 1 more (the lab must write null)")
+    assert results.non_finite({"a": [1.0, {"b": float("-inf")}], "c": None, "d": "NaN"}) == ["a/1/b"]
+    assert results.non_finite(float("nan")) == ["(top level)"]
+
+
+def test_messages_name_project_files_relative_to_the_project(tmp_path, monkeypatch):
+    inside = paths.ROOT / "data" / "no-such-results.json"
+    with pytest.raises(results.ResultsError, match=r"^data/no-such-results\.json does not exist: run"):
+        results.load_results(M3, inside)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 1}', encoding="utf-8")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)                   # a file inside the project: shown relative
+    with pytest.raises(results.ResultsError, match=r"^bad\.json does not match ") as err:
+        results.load_results(M3, bad)
+    assert str(tmp_path) not in str(err.value)

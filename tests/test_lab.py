@@ -4,6 +4,7 @@
 student version), so nothing here is a copy of the lab's code.
 """
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -81,7 +82,8 @@ def test_checkpoint_1_needs_gradients_to_flow_as_rnnlm_and_exercise_3a_use_them(
     def in_place(x, h, W, U, b):                            # changes the caller's h_prev
         h.mul_(0).add_(x @ U.T)
         return torch.tanh(h @ W.T + b)
-    message = fails(lab, "checkpoint_1", in_place, match=r"`in_place` raised an error:\n    RuntimeError: .*in-place")
+    message = fails(lab, "checkpoint_1", in_place, match=r"`in_place` raised an error, called as RNNLM calls it at every "
+                                                          r"step of training:\n    the call: .*\n    RuntimeError: .*in-place")
     assert "a = a + b, not a += b" in message and "at line" in message and "h.mul_(0)" in message
 
 
@@ -94,8 +96,9 @@ def test_checkpoint_errors_from_student_code_are_named_with_the_original_error_b
 
     def typo(x_t, h_prev, W, U, b):
         return torch.tanh(h_prev @ W.T + x_t @ U + b)        # U not transposed: a shape error
-    message = fails(lab, "checkpoint_1", typo, match=r"`typo` raised an error:\n    RuntimeError")
-    assert "at line" in message and "x_t @ U + b" in message
+    message = fails(lab, "checkpoint_1", typo, match=r"`typo` raised an error, called as RNNLM calls it")
+    assert "\n    RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x5 and 7x5)\n    at line" in message
+    assert "x_t @ U + b" in message
 
     fails(lab, "checkpoint_5", lambda logits, tau, generator=None: None, match=r"should be a tensor, got NoneType")
     fails(lab, "checkpoint_4", lambda x, h, c, p: (h,), match=r"should return the pair \(h_t, c_t\), got tuple")
@@ -147,7 +150,10 @@ def test_checkpoint_2(lab, student):
             raise TypeError(f"expected float32 logits, got {logits.dtype}")
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
         return loss, torch.exp(loss), loss / math.log(2)
-    fails(lab, "checkpoint_2", float32_only, match=r"raised an error on float64 log-probabilities, as the n-gram rows")
+    message = fails(lab, "checkpoint_2", float32_only,
+                    match=r"raised an error, called on float64 log-probabilities, as the n-gram rows pass them")
+    assert "the call: float32_only(logits: (33, 65) = (N, |V|) float64, targets: (33,) = (N,) int64), with N = 33, " \
+           "|V| = 65\n    TypeError: expected float32 logits" in message
 
     def wrong_arity(logits, targets):
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
@@ -224,7 +230,10 @@ def test_checkpoint_3b_calls_clip_gradients_as_the_demonstration_does(lab):
             g = p.grad
             g = g * min(1.0, kappa / float(total))           # rebinds a local name; p.grad is unchanged
         return total
-    fails(lab, "checkpoint_3b", not_in_place, match=r"the gradients were not changed; multiply every p.grad in place")
+    message = fails(lab, "checkpoint_3b", not_in_place, match=r"kappa = 1: the gradients were not changed \(expected "
+                                                                r"\|\|g\|\| = 1.0000 after clipping, \(0.6000, 0.8000\); "
+                                                                r"got 5.0000, \(3.0000, 4.0000\)\)")
+    assert "Either the scaling never runs" in message and "p.grad.mul_(factor)" in message
 
     def no_skip(params, kappa):
         params = list(params)
@@ -232,7 +241,7 @@ def test_checkpoint_3b_calls_clip_gradients_as_the_demonstration_does(lab):
         for p in params:
             p.grad.mul_(min(1.0, kappa / float(total)))
         return total
-    fails(lab, "checkpoint_3b", no_skip, match=r"raised an error given a parameter whose .grad is None")
+    fails(lab, "checkpoint_3b", no_skip, match=r"raised an error, called with a parameter whose .grad is None")
 
     def returns_per_parameter_norms(params, kappa):          # float() of a list, inside the checkpoint
         params = [p for p in params if p.grad is not None]
@@ -315,6 +324,55 @@ def test_forget_gate_histogram_bins(lab):
     assert counts[0.0] == 2 and counts[0.5] == 1 and counts[0.99] == 1 and counts[0.9999] == 2
 
 
+def test_direct_path_products_multiply_the_last_gates_of_each_unit(lab):
+    """Equation 11: d c_T / d c_(T-k) along the direct path is the product of the last k gates, per chunk and unit."""
+    T, chunks, d_h = 6, 2, 3
+    gates = torch.full((T, chunks, d_h), 0.5)
+    gates[0] = 0.0                                            # the first step is outside the last 5: no effect
+    gates[:, 1, 2] = 1.0                                      # a unit that keeps everything
+    gates[-1, 0, 1] = 0.1                                     # the last step counts
+    products = lab["direct_path_products"](gates, 5)
+    assert products.shape == (chunks, d_h) and products.dtype == torch.float64
+    expected = torch.full((chunks, d_h), 0.5 ** 5, dtype=torch.float64)
+    expected[1, 2], expected[0, 1] = 1.0, 0.5 ** 4 * 0.1
+    torch.testing.assert_close(products, expected)
+    # the same as autograd through the cell update with the gates held fixed (the direct path)
+    c0 = torch.ones(chunks, d_h, dtype=torch.float64, requires_grad=True)
+    c = c0
+    for f in gates[-5:].double():
+        c = f * c + 0.3                                        # i * c_tilde: held fixed, no path back to c0
+    c.sum().backward()
+    torch.testing.assert_close(c0.grad, products)
+
+
+def test_direct_path_stats_summarize_the_products_and_what_the_direct_path_carries(lab):
+    d_h = 2
+    products = torch.tensor([[1.0, 0.001], [0.2, 0.6]], dtype=torch.float64)       # (chunks, d_h)
+    grads = torch.zeros(2, 3, 2 * d_h)                                              # (chunks, distance, 2 d_h)
+    grads[0, 0] = torch.tensor([3.0, 0.0, 4.0, 0.0])          # |g_0| = 5, dL/dc_T = (4, 0): carries 4 * 1.0
+    grads[1, 0] = torch.tensor([0.0, 0.0, 0.0, 5.0])          # |g_0| = 5, dL/dc_T = (0, 5): carries 5 * 0.6
+    grads[:, 1:] = 7.0                                        # other distances play no part
+    st = lab["direct_path_stats"](products, grads, 50)
+    assert st["distance"] == 50
+    assert st["median"] == pytest.approx(0.4) and st["mean"] == pytest.approx(1.801 / 4) and st["max"] == 1.0
+    assert (st["share_above_0.01"], st["share_above_0.1"], st["share_above_0.5"]) == (0.75, 0.75, 0.5)
+    assert st["cell_share_at_0"] == pytest.approx((4 + 5) / 2 / 5)
+    assert st["carried_fall"] == pytest.approx((4.0 + 3.0) / 2 / 5)
+    assert st["kept_share_at_0"] == pytest.approx((4 + 5) / 2 / ((4 + 5) / 2))   # both units carrying dL/dc_T keep > 0.1
+    grads[1, 0] = torch.tensor([0.0, 0.0, 2.0, 0.0])         # now on the unit at 0.2, and a unit at 0.001 ...
+    products[0, 1], grads[0, 0] = 0.001, torch.tensor([3.0, 0.0, 0.0, 4.0])   # ... takes chunk 0's
+    st = lab["direct_path_stats"](products, grads, 50)
+    assert st["kept_share_at_0"] == pytest.approx((0 + 2) / 2 / ((4 + 2) / 2))
+    assert set(st) == set(lab_schema_direct_path())
+
+
+def lab_schema_direct_path():
+    import json
+    from scripts import paths
+    schema = json.loads(M3.schema.read_text(encoding="utf-8"))
+    return schema["properties"]["gradient_by_distance"]["properties"]["direct_path"]["required"]
+
+
 def test_final_loss_is_the_mean_of_the_last_ten_steps(lab):
     losses = [float(v) for v in range(1, 31)]                 # 1, ..., 30: the last ten are 21, ..., 30
     assert lab["final_loss"](losses) == pytest.approx(25.5)
@@ -372,7 +430,8 @@ def test_checkpoint_4(lab, student):
         f, i, o, c_tilde = gates(x, h, p)
         c.mul_(f).add_(i * c_tilde)
         return o * torch.tanh(c), c
-    fails(lab, "checkpoint_4", in_place, match=r"raised an error:\n    RuntimeError: .*in-place")
+    fails(lab, "checkpoint_4", in_place, match=r"raised an error, called as the LSTM's gradient measurement calls it "
+                                               r"at every step:\n    the call: .*\n    RuntimeError: .*in-place")
 
     as_list = lambda x, h, c, p: list(lab["lstm_cell_step"](x, h, c, p))  # noqa: E731 - h, c = [...] works
     lab["checkpoint_4"](as_list)
@@ -524,3 +583,173 @@ def test_training_stops_on_a_non_finite_loss_and_names_the_step(monkeypatch):
     lab["lm_loss_and_ppl"] = loss_turning_nan
     with pytest.raises(FloatingPointError, match=r"training RNN: the loss became nan at step 3 of 5"):
         lab["train_lm"](lab["RNNLM"](65, d=4, d_h=8), 5, "RNN")
+
+
+# --- checkpoint messages a student can act on (issue 17) -------------------------------------------------
+
+def test_a_shape_error_names_the_call_the_dimensions_and_which_matrix_met_which(lab):
+    def u_on_h(x_t, h_prev, W, U, b):                        # U applied to the hidden state instead of x_t
+        return torch.tanh(h_prev @ W.T + h_prev @ U.T + b)
+    message = fails(lab, "checkpoint_1", u_on_h, match=r"`u_on_h` raised an error, called as RNNLM calls it")
+    assert "the call: u_on_h(x_t: (4, 5) = (B, d), h_prev: (4, 7) = (B, d_h), W: (7, 7) = (d_h, d_h), " \
+           "U: (7, 5) = (d_h, d), b: (7,) = (d_h,)), with B = 4, d = 5, d_h = 7" in message
+    assert "mat1 and mat2 shapes cannot be multiplied (4x7 and 5x7)" in message
+    assert "In A @ M, A is (4, 7) = (B, d_h) (h_prev, or a result of that shape) and M is (5, 7) = (d, d_h) (U.T, " \
+           "or a result of that shape): A's last dimension (d_h = 7) must equal M's first (d = 5)." in message
+    assert "h_prev @ W.T is (B, d_h) @ (d_h, d_h); x_t @ U.T is (B, d) @ (d, d_h)" in message
+
+    def gate_on_x(x_t, h_prev, c_prev, p):                   # an elementwise product of the wrong pair
+        f = torch.sigmoid(h_prev @ p.W_f.T + x_t @ p.U_f.T + p.b_f)
+        i = torch.sigmoid(h_prev @ p.W_i.T + x_t @ p.U_i.T + p.b_i)
+        o = torch.sigmoid(h_prev @ p.W_o.T + x_t @ p.U_o.T + p.b_o)
+        c_tilde = torch.tanh(h_prev @ p.W_c.T + x_t @ p.U_c.T + p.b_c)
+        c = f * x_t + i * c_tilde
+        return o * torch.tanh(c), c
+    message = fails(lab, "checkpoint_4", gate_on_x, match=r"`gate_on_x` raised an error, called as the LSTM's")
+    assert "p: (W_* (d_h, d_h), U_* (d_h, d), b_* (d_h,))), with B = 4, d = 5, d_h = 6; h_prev, c_prev carry " \
+           "gradients" in message
+    assert "An elementwise operation (+, -, *) met a tensor whose dimension 1 is d_h = 6 and one whose dimension 1 " \
+           "is d = 5" in message
+    assert "f * c_prev is elementwise, (B, d_h) * (B, d_h)" in message
+
+
+def test_numpy_on_a_tensor_that_carries_gradients_says_stay_in_torch(lab):
+    def numpy_tanh(x_t, h_prev, W, U, b):                    # np.tanh on a tensor that requires grad
+        return torch.as_tensor(np.tanh(h_prev @ W.T + x_t @ U.T + b))
+    message = fails(lab, "checkpoint_1", numpy_tanh, match=r"NumPy was called on a tensor that carries gradients")
+    assert "Stay in torch: torch.tanh" in message and "would cut them" in message
+    assert "Use tensor.detach().numpy() instead" not in message
+    assert "at line" in message and "np.tanh(h_prev @ W.T" in message
+
+    def numpy_loss(logits, targets):                          # .numpy() on the logits, which carry gradients
+        logp = np.log(np.exp(logits.numpy()) / np.exp(logits.numpy()).sum(-1, keepdims=True))
+        loss = torch.tensor(-np.take_along_axis(logp, targets.numpy()[..., None], -1).mean())
+        return loss, torch.exp(loss), loss / math.log(2)
+    message = fails(lab, "checkpoint_2", numpy_loss, match=r"called on random logits that carry gradients, shaped as "
+                                                           r"training passes them:\n    the call: numpy_loss\(logits: "
+                                                           r"\(3, 11, 65\) = \(B, T, \|V\|\), targets")
+    assert "Stay in torch" in message and ".detach().numpy() instead" not in message
+
+
+def test_a_cause_is_named_only_when_the_output_shows_it(lab):
+    def no_log_softmax(logits, targets):                      # -z[target]: 0 on equal logits, so perplexity 1
+        loss = -logits.gather(-1, targets[..., None]).mean()
+        return loss, torch.exp(loss), loss / math.log(2)
+    message = fails(lab, "checkpoint_2", no_log_softmax, match=r"perplexity exactly \|V\| = 65, got 1.0000; the loss "
+                                                               r"should be ln 65 = 4.1744, got -?0.0000")
+    assert "the log-softmax looks missing" in message and "the perplexity is exp(loss)" not in message
+
+    def ppl_of_sum(logits, targets):                          # right loss, perplexity from the summed loss
+        nll = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), reduction="none")
+        return nll.mean(), torch.exp(nll.sum()), nll.mean() / math.log(2)
+    message = fails(lab, "checkpoint_2", ppl_of_sum, match=r"perplexity exactly")
+    assert "Your loss is right (ln 65); the perplexity is exp(loss)" in message
+
+    def squares_instead_of_softmax(logits, targets):          # a loss that is none of the known mistakes
+        loss = (logits.reshape(-1, logits.shape[-1]) ** 2).mean() + math.log(logits.shape[-1])
+        return loss, torch.exp(loss), loss / math.log(2)
+    message = fails(lab, "checkpoint_2", squares_instead_of_softmax, match=r"loss \d\.\d{6} differs from "
+                                                                           r"F.cross_entropy \d\.\d{6}\.$")
+
+    def condition_reversed(params, kappa):                    # in place, but clips when ||g|| < kappa
+        params = [p for p in params if p.grad is not None]
+        total = _total_norm(params)
+        if total < kappa:
+            for p in params:
+                p.grad.mul_(kappa / total)
+        return total
+    message = fails(lab, "checkpoint_3b", condition_reversed, match=r"kappa = 1: the gradients were left unchanged "
+                                                                     r"although \|\|g\|\| = 5.0000 > kappa = 1")
+    assert "check the condition" in message and "in place" not in message
+
+    def wrong_values(x_t, h_prev, W, U, b):                   # no known mistake: expected against got
+        return torch.tanh(h_prev @ W.T + x_t @ U.T + 2 * b)
+    message = fails(lab, "checkpoint_1", wrong_values, match=r"differs from nn.RNNCell by up to .*: on the first row, "
+                                                             r"expected \(-?\d\.\d{4}, .*\), got \(")
+    assert "common mistake" not in message
+
+
+def test_every_call_in_a_checkpoint_is_framed_as_the_lab_makes_it(lab):
+    def exp_without_softmax(logits, tau, generator=None):     # fine at tau = 0.5..2; exp(2 / 0.01) is inf
+        weights = torch.exp(logits / tau)
+        return torch.multinomial(weights.reshape(-1, weights.shape[-1]), 1, generator=generator).reshape(weights.shape[:-1])
+    message = fails(lab, "checkpoint_5", exp_without_softmax, match=r"raised an error, called at a very small tau = "
+                                                                    r"0.01 \(each draw must be the row's arg max\):")
+    assert "the call: exp_without_softmax(logits: (1000, 4) = (N, |V|), tau: 0.01, generator: a torch.Generator), " \
+           "with N = 1,000, |V| = 4" in message
+
+    def only_2d(logits, tau, generator=None):                 # torch.multinomial takes 1-D or 2-D only
+        return torch.multinomial(torch.softmax(logits / tau, -1), 1, generator=generator).squeeze(-1)
+    message = fails(lab, "checkpoint_5", only_2d, match=r"called on logits of shape \(2, 3, \|V\|\): one draw per row")
+    assert "only_2d(logits: (2, 3, 7) = (2, 3, |V|), tau: 1.0" in message
+
+    def crashes_on_generators(params, kappa):                 # len() of model.parameters()
+        total = torch.sqrt(sum((params[i].grad ** 2).sum() for i in range(len(params))))
+        for p in params:
+            p.grad.mul_(min(1.0, kappa / float(total)))
+        return total
+    message = fails(lab, "checkpoint_3b", crashes_on_generators,
+                    match=r"called as the clipping demonstration does, with model.parameters\(\):\n    the call: "
+                          r"crashes_on_generators\(params: a generator of parameters \(readable once, like "
+                          r"model.parameters\(\)\), kappa: 1.0\)")
+    assert "TypeError: object of type 'generator' has no len()" in message
+
+
+@pytest.mark.parametrize("prediction, warned", [
+    ("", True), ("   ", True), ("TODO", True), ("todo: ...", True), ("?", True), ("My prediction", True),
+    ("it shrinks, by a constant factor per character", False), ("grows", False),
+])
+def test_a_blank_or_placeholder_prediction_is_asked_for(lab, prediction, warned):
+    note = lab["prediction_note"](prediction)
+    assert note.startswith("⚠️ Exercise 3A: no prediction in `my_prediction_3a` yet") is warned
+    if warned:
+        assert "Before you read the numbers below or the plot" in note
+    else:
+        assert note == f"your prediction (saved with your results): {prediction}"
+
+
+def test_the_first_cell_stops_on_a_torch_older_than_the_lab_needs(lab):
+    assert lab["version_tuple"]("2.13.0+cpu") == (2, 13) and lab["version_tuple"]("1.13.1") == (1, 13)
+    assert lab["version_tuple"]("2.1.0a0+git123") == (2, 1) and lab["version_tuple"]("3") == (3, 0)
+    lab["check_torch"]("2.0.0", (2, 0))
+    with pytest.raises(RuntimeError, match=r"this lab needs torch 2.0 or newer; this runtime has torch 1.13.1\. In "
+                                           r"Colab: Runtime → Disconnect and delete runtime"):
+        lab["check_torch"]("1.13.1", (2, 0))
+
+
+# --- the n-gram baseline's grid and the evaluation's state, tested with their own subject (issue 17) -------
+
+def test_ngram_k_is_chosen_from_lab_1s_grid_on_validation(lab):
+    assert lab["K_GRID"] == (1, 0.1, 0.01, 0.001)           # Lab 1's grid, as the spec gives it
+    best = {1: 1, 2: 0.1, 3: 0.1, 4: 0.01, 5: 0.001}
+    val = {(n, k): 3.0 - 0.1 * n + (0.0 if k == best[n] else 0.5) for n in range(1, 6) for k in lab["K_GRID"]}
+    val[4, 0.01] = 1.0                                       # n = 4 wins, at its best k
+    best_k, best_n = lab["choose_on_validation"](val)
+    assert best_k == best and best_n == 4
+    assert lab["choose_on_validation"]({(2, 1): 2.0, (2, 0.1): 2.0}, k_grid=(1, 0.1)) == ({2: 1}, 2)   # a tie: first
+    assert lab["choose_on_validation"]({(2, k): 2.5 - k for k in lab["K_GRID"]}) == ({2: 1}, 2)       # k = 1 can win
+
+
+def test_evaluate_carries_the_state_across_chunks(lab, monkeypatch):
+    """One stream in chunks, the state carried from chunk to chunk: the same loss as one pass over the whole
+    stream (after the same warm-up of one chunk before the split). Resetting the state at each chunk differs."""
+    torch.manual_seed(0)
+    model = lab["RNNLM"](5, d=3, d_h=4)
+    with torch.no_grad():
+        model.W.mul_(6)                                      # a state that matters from chunk to chunk
+    ids = np.random.default_rng(1).integers(0, 5, size=80)
+    a, b = 20, 57
+    monkeypatch.setitem(lab, "ids", ids)
+    monkeypatch.setitem(lab, "SPLIT", {"train": (0, a), "val": (a, b), "test": (b, 80)})
+    monkeypatch.setitem(lab, "DEVICE", torch.device("cpu"))
+    for chunk in (7, 4, 3):                                 # the last, 3, for the reset below
+        monkeypatch.setitem(lab, "S", SimpleNamespace(**{**vars(lab["S"]), "eval_chunk": chunk}))
+        stream = torch.from_numpy(ids[a - chunk - 1:b])      # the warm-up: one chunk before the split
+        with torch.no_grad():
+            logits = model(stream[:-1][None])[0][0, chunk:]
+        one_pass = float(F.cross_entropy(logits, stream[chunk + 1:]))
+        assert lab["evaluate"](model, "val")["test_nats"] == pytest.approx(one_pass, rel=1e-5), chunk
+
+    real_forward = model.forward
+    monkeypatch.setattr(model, "forward", lambda x, h=None, **kw: real_forward(x, None, **kw))   # state reset
+    assert lab["evaluate"](model, "val")["test_nats"] != pytest.approx(one_pass, rel=1e-2)   # the test can tell

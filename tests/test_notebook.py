@@ -53,7 +53,7 @@ def test_colab_needs_nothing_beyond_what_it_ships(committed):
     code = "\n".join(c.source for c in committed.cells if c.cell_type == "code")
     assert not re.search(r"^\s*[!%]\s*pip", code, re.MULTILINE), "the notebook must not pip install anything"
     imported = set(re.findall(r"^\s*(?:import|from) (\w+)", code, re.MULTILINE))
-    assert imported <= {"functools", "hashlib", "json", "math", "os", "platform", "time", "traceback", "urllib",
+    assert imported <= {"functools", "hashlib", "json", "math", "os", "platform", "re", "time", "traceback", "urllib",
                         "contextlib", "pathlib", "types", "matplotlib", "numpy", "torch"}, imported
 
 
@@ -142,9 +142,11 @@ def test_run_all_with_the_students_own_code_keeps_it_and_survives_a_skipped_chal
     monkeypatch.setenv("LAB_CORPUS", str(corpus_path))
     monkeypatch.setenv("LAB_DEVICE", "cpu")
     monkeypatch.setenv("LAB_RESULTS", str(results))
-    nb, written = student_notebook(), solution_notebook()
+    nb, written = student_notebook(M3), solution_notebook(M3)
     for ex in EXERCISES[:-1]:
         nb.cells[index_of(nb, f"exercise-{ex}")].source = written.cells[index_of(written, f"exercise-{ex}")].source
+    prediction = next(c for c in nb.cells if c.source.startswith('my_prediction_3a = ""'))
+    prediction.source = 'my_prediction_3a = "it shrinks, fast"'
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     for name in ("Checkpoint 1 (Exercise 1", "Checkpoint 2 (Exercise 2", "Checkpoint 3B (Exercise 3B",
@@ -155,4 +157,35 @@ def test_run_all_with_the_students_own_code_keeps_it_and_survives_a_skipped_chal
     assert "Challenge skipped: nothing more to generate or save." in printed
     saved = json.loads(results.read_text())
     assert saved["lab_run"]["settings"] == "quick" and len(saved["sampling"]["prompts"]) == 5
+    assert saved["student"] == {"prediction_3a": "it shrinks, fast"}
+    assert "your prediction (saved with your results): it shrinks, fast" in printed and "⚠️ Exercise 3A" not in printed
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert re.match(r"Python 3\.\d+\.\d+ · torch \d\S* · numpy \S+ · matplotlib \S+ · device: cpu \(no GPU",
+                    first.outputs[0]["text"]), "the first cell prints the versions it runs on"
     assert {s["strategy"] for s in saved["sampling"]["samples"]} == {"greedy", "temperature"}
+
+
+def test_the_3a_prediction_is_asked_for_before_any_number_and_saved_with_the_results():
+    """The measurement cell prints the ⚠️ (or the prediction) first, before the numbers that answer it; the
+    results file keeps the prediction; the placeholder line's comment does not give the answer away."""
+    source = read_source(M3)
+    cell = next(c for c in source.cells if c.cell_type == "code" and "grad_by_distance(rnn," in c.source)
+    assert cell.source.startswith("print(prediction_note(my_prediction_3a))")
+    stub = next(c for c in source.cells if c.source.startswith("my_prediction_3a = "))
+    assert "constant factor" not in stub.source and "shrinks by" not in stub.source
+    saving = next(c for c in source.cells if "lab_results = {" in c.source)
+    assert '"student": {"prediction_3a": str(my_prediction_3a).strip() or None}' in saving.source
+
+
+def test_no_runtime_is_typed_into_the_notebook():
+    """Issue 17: no unmeasured runtime ('about 10 minutes of compute', 'about a minute on a T4'); the training
+    cells print the time they took instead."""
+    source = read_source(M3)
+    for cell in source.cells:
+        for part in re.split(r"[.·;()]", cell.source):
+            if re.search(r"\b(?:minutes?|min|seconds?|hours?)\b", part) and re.search(r"\b(?:T4|GPU|CPU|compute|"
+                                                                                      r"notebook)\b", part):
+                raise AssertionError(f"a typed runtime: {part.strip()!r}")
+    code = "\n".join(c.source for c in source.cells if c.cell_type == "code")
+    assert "trained in {PHASE_S['train_rnn']:.0f} s on {device_name(DEVICE)}" in code
+    assert "trained in {PHASE_S['train_lstm']:.0f} s on {device_name(DEVICE)}" in code

@@ -433,3 +433,163 @@ def test_lab_runtime_is_the_measured_one():
         assert "{{< meta data.provenance.lab_compute >}}" in text, f"{p.relative_to(ROOT)}: no measured lab runtime"
         typed = re.search(r"(?:about|~)?\s*\d+\s*(?:minutes|min)\b[^.|]*\b(?:compute|T4|GPU|CPU)", text)
         assert not typed, f"{p.relative_to(ROOT)} types a runtime: {typed.group(0)!r}"
+
+
+# Spans in code type that are values or text, not names in the lab
+NOT_NAMES = {"# TODO", "nan"}
+FENCED = re.compile(r"(?ms)^(```|~~~).*?^\1[ \t]*$")
+HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
+NAME_SPAN = re.compile(r"^(?P<dotted>[A-Za-z_]\w*(?:\.\w+)*)(?:\((?P<args>[^()]*)\))?$")
+
+
+def lab_names() -> tuple[set[str], dict[str, list[str]], set[str]]:
+    """What the student notebook defines (its cells and folded solutions): every assigned, defined or parameter
+    name, each function's parameters, and the attributes set on self."""
+    import ast
+
+    from scripts.lab_source import student_notebook
+
+    names, params, attributes = set(), {}, set()
+    for cell in student_notebook(M3).cells:
+        if cell.cell_type != "code":
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+                if isinstance(node, ast.FunctionDef):
+                    params[node.name] = [a.arg for a in node.args.args]
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                attributes.add(node.attr)
+    return names, params, attributes
+
+
+def code_spans(path: Path) -> set[str]:
+    """The spans a reader sees in code type: inline `...` in the prose (not in code blocks or comments)."""
+    text = HTML_COMMENT.sub("", FENCED.sub("", with_partials(path)))
+    return set(re.findall(r"(?<!`)`([^`\n]+)`(?!`)", text))
+
+
+def test_every_name_shown_in_code_type_exists_in_the_lab():
+    """Issue 17: a name a page, the deck or the glossary shows in code type is one the lab defines (with those
+    parameters, when a signature is shown), or PyTorch's own; no page points a student at a function the lab
+    does not have (as `grad_norm_by_distance` did)."""
+    import torch
+
+    names, params, attributes = lab_names()
+    libraries = {"torch": torch, "nn": torch.nn, "F": torch.nn.functional}
+    missing = []
+    for page in PAGES:
+        for span in sorted(code_spans(page) - NOT_NAMES):
+            m = NAME_SPAN.match(span)
+            if not m or re.search(r"\.(?:json|ipynb|py|qmd|svg)$", span):
+                continue                                           # a file, a path or a snippet, not a name
+            head, *rest = m["dotted"].split(".")
+            if head in libraries:
+                obj = libraries[head]
+                for attr in rest:
+                    obj = getattr(obj, attr, None)
+                ok = obj is not None
+            elif head == "self":
+                ok = rest[:1] and rest[0] in attributes
+            else:
+                ok = head in names
+                if ok and m["args"] is not None and head in params:
+                    shown = [a.strip() for a in m["args"].split(",") if a.strip()]
+                    ok = shown == params[head][:len(shown)]
+            if not ok:
+                missing.append(f"{page.relative_to(ROOT)}: `{span}`")
+    assert not missing, "names in code type that the lab does not define: " + "; ".join(missing)
+
+
+def test_the_name_test_sees_a_missing_name(tmp_path, monkeypatch):
+    names, params, _ = lab_names()
+    assert {"grad_by_distance", "norm_by_distance", "lstm_grad_by_distance", "use_solution", "spectral_W"} <= names
+    assert "grad_norm_by_distance" not in names
+    assert params["clip_gradients"] == ["params", "kappa"]
+    page = tmp_path / "page.qmd"
+    page.write_text("The provided `grad_norm_by_distance` and `clip_gradients(params, kappa)`.\n"
+                    "```python\nnot_a_name_here()\n```\n<!-- `nor_this` -->\n", encoding="utf-8")
+    assert code_spans(page) == {"grad_norm_by_distance", "clip_gradients(params, kappa)"}
+
+
+# --------------------------------------------------------------------------------------------
+# Counts the deck's words make (issue 17): each one is counted from what it counts
+# --------------------------------------------------------------------------------------------
+NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}
+
+
+def test_the_agenda_note_counts_the_sections_and_the_room_activities():
+    deck = SLIDES.read_text(encoding="utf-8")
+    agenda = (ROOT / "modules" / "03-sequence-models" / "_agenda.qmd").read_text(encoding="utf-8")
+    rows = re.findall(r"(?m)^\| [\d–]+ \| \[\d+\. [^|]*\| ([^|]*) \|$", agenda)
+    activities = [r for r in rows if r.strip() not in ("—", "")]
+    m = re.search(r"Say in one sentence: (\w+) sections, (\w+) of them end with something for the room to do "
+                  r"\(([^)]*)\)", deck)
+    assert m, "the agenda slide's note no longer says how many sections end with something for the room"
+    assert NUMBER_WORDS[m.group(1)] == len(rows) == len(re.findall(r'(?m)^## \d+\. .*minutes="', deck))
+    assert NUMBER_WORDS[m.group(2)] == len(activities)
+    listed = re.findall(r"sections? (\d+(?: and \d+)?)", m.group(3))
+    assert sum(len(x.split(" and ")) for x in listed) == len(activities), m.group(3)
+
+
+def test_the_words_between_subject_and_verb_are_counted():
+    page = MODULE_PAGE.read_text(encoding="utf-8")
+    sentence = re.search(r'"The \*keys\* (.*?) \*are\* missing"', page).group(1)
+    between = len(sentence.split())
+    earlier = re.search(r"agrees with \*keys\*, (\w+) words earlier", page)
+    assert earlier and NUMBER_WORDS[earlier.group(1)] == between + 1       # keys is 7 positions before are
+    note = re.search(r"(\w+) words between subject and verb", SLIDES.read_text(encoding="utf-8"))
+    assert note and NUMBER_WORDS[note.group(1)] == between
+
+
+def test_a_slide_that_counts_its_bullets_has_that_many():
+    deck = SLIDES.read_text(encoding="utf-8")
+    for m in re.finditer(r"(?m)^## (\w+) ([^{\n]*?)\s*(?:\{[^}]*\})?\n(.*?)(?=^## |\Z)", deck, flags=re.S):
+        count = NUMBER_WORDS.get(m.group(1).lower())
+        if count is None or count < 2:
+            continue
+        body = m.group(3).split("::: {.notes}")[0]
+        bullets = re.findall(r"(?m)^- ", body)
+        assert len(bullets) == count, f"slide '{m.group(1)} {m.group(2)}' has {len(bullets)} bullets"
+    page = MODULE_PAGE.read_text(encoding="utf-8")
+    after = page.split("Three honest qualifications.", 1)[1].split("\n\n", 2)[1]
+    assert len(re.findall(r"(?m)^- ", after)) == 3
+
+
+def test_the_compute_slide_does_not_speak_of_scores_it_does_not_show():
+    deck = SLIDES.read_text(encoding="utf-8")
+    slide = deck.split("## Not at equal compute", 1)[1].split("::: {.notes}", 1)[0]
+    assert "perplexity" not in slide.lower() and "The table can show" not in slide
+    assert "the lab's results table can show whether each model beats the counts" in slide
+
+
+def test_the_lab_page_lists_every_section_with_an_after_the_lab_box():
+    sections, current = set(), None
+    for line in MODULE_PAGE.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"## (\d+)\. ", line)
+        current = int(m.group(1)) if m else current
+        if line.startswith("## After the Lab:"):
+            sections.add(current)
+    listed = re.search(r"\*After the Lab\* in the \[briefing\]\([^)]*\)\s+\(sections ([\d, and]+)\)",
+                       (ROOT / "lab.qmd").read_text(encoding="utf-8"))
+    assert listed, "the Lab page no longer says where the After-the-Lab boxes are"
+    assert {int(n) for n in re.findall(r"\d+", listed.group(1))} == sections == {4, 5, 6, 7}
+
+
+def test_the_home_page_names_where_each_kind_of_number_comes_from():
+    home = (ROOT / "index.qmd").read_text(encoding="utf-8")
+    about = home.split("## About the numbers on this site", 1)[1]
+    assert "`data/baselines.json`" in about and "`data/worked_examples.json`" in about
+
+
+def test_glossary_says_no_more_than_the_briefing():
+    """Issue 17: saturation *can* shrink the gradient with ||W|| > 1; the bound needs ||diag(1 - h^2)|| <= 1 as well
+    as submultiplicativity; only the direct path of the cell state sees forget gates alone."""
+    entries = glossary_entries()
+    assert "can shrink the gradient even when" in " ".join(entries["vanishing-gradient"]["body"].split())
+    assert "\\mathrm{diag}(1 - h_j^2) \\rVert \\le 1" in " ".join(entries["spectral-norm"]["body"].split())
+    assert "along its direct path the gradient is multiplied only by forget gates" in " ".join(entries["cell-state"]["body"].split())

@@ -585,7 +585,9 @@ def measured_strings(variables: dict) -> set[str]:
             out.add(row["ppl"])
     out |= set(variables["compare"].values()) - {"twice"}
     g = variables["gradient"]
-    out |= {g["spectral_W"], g["ratio_at_50"], g["forget_mean"]}
+    out |= {g["spectral_W"], g["ratio_at_50"], g["forget_mean"], g["forget_mean_pow_50"], g["lstm_fall_50"]}
+    out |= {g[k] for k in ("direct_median", "direct_share_05", "direct_share_01", "direct_share_001", "direct_carried",
+                           "direct_kept_share")}
     out |= {g["first_all_zero"], g["naive_norm_zero"]}
     out |= {variables["clipping"]["clipped_final"], variables["clipping"]["unclipped_final"]}
     return {s for s in out if re.search(r"\d", s)}
@@ -642,7 +644,7 @@ def test_pages_show_the_datas_values(gen, module_text):
     g = data["gradient_by_distance"]
     assert f"\\lVert W \\rVert \\approx$ {g['rnn_spectral_norm_W']:.1f}" in module_text
     assert f"about {g['rnn_naive_norm_zero_distance']} characters back" in module_text
-    assert f"average {g['forget_gate']['mean']:.2f} over" in module_text
+    assert f"average {g['forget_gate']['mean']:.3f} over" in module_text
     c = data["clipping_demo"]
     assert f"training loss of {c['unclipped']['final_loss']:.2f} nats" in module_text
     assert f"ended at {c['clipped']['final_loss']:.2f}." in module_text
@@ -671,7 +673,7 @@ def test_changing_the_data_changes_the_page(tmp_path):
     assert "| 1.4321 | 4.19 |" in text and "| 1.6114 |" not in text
     assert "5.01" not in text and "4.19" in text
     assert "\\approx$ 3.7" in text and "1 - 1/3.7 = 0.730" in text and "|h| > 0.85" in text
-    assert "average 0.81 over" in text
+    assert "average 0.810 over" in text and "0.810⁵⁰ ≈ 2.7 × 10⁻⁵" in text          # 0.81^50 = 2.7e-05
     assert "training loss of nan nats" in text
     assert f"the LSTM by {1.8326 - 1.4321:.2f} nats" in text
 
@@ -698,3 +700,58 @@ def test_themes_load_no_web_fonts():
         assert scss, f"the {mode} theme has no .scss layer turning off web fonts"
         text = "\n".join(path.read_text(encoding="utf-8") for path in scss)
         assert "/*-- scss:defaults --*/" in text and re.search(r"\$web-font-path:\s*false;", text)
+
+
+def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast, gen):
+    """Issue 17: the box shows the mean with the digits its 50th power needs, that power and the measured fall as
+    the notebook prints them (two figures, from the unrounded data), the measured direct-path products, and the
+    sentence the data picks; it no longer names a cause the lab never measured."""
+    _, v = gen
+    data = fixture_data()
+    g = data["gradient_by_distance"]
+    box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
+               if "What Lab 3 Measured for the LSTM" in title)
+    mean, fall = g["forget_gate"]["mean"], g["lstm_grad_norm"][50] / g["lstm_grad_norm"][0]
+    printed = {"pow": f"{mean ** 50:.1e}", "fall": f"{fall:.1e}"}          # as the notebook's cell prints them
+    def sci(shown: str) -> str:                                            # '9.3 × 10⁻⁸' -> '9.3e-08'
+        mant, power = shown.split(" × 10")
+        exp = int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+        return f"{mant}e{exp:+03d}"
+    assert sci(v["gradient"]["forget_mean_pow_50"]) == printed["pow"]
+    assert sci(v["gradient"]["lstm_fall_50"]) == printed["fall"]
+    assert f"average {mean:.3f} over" in box and f"{mean:.3f}⁵⁰ ≈ {v['gradient']['forget_mean_pow_50']}" in box
+    assert f"to about {v['gradient']['lstm_fall_50']} of its value" in box
+    for key in ("direct_median", "direct_share_05", "direct_share_01", "direct_carried", "direct_kept_share"):
+        assert v["gradient"][key] in box, key
+    assert v["gradient"]["direct_verdict"] in box.replace("’", "'")
+    assert "rides on the gates" not in box
+
+
+def test_the_part_a_box_says_what_the_bound_cannot_explain_before_the_float32_facts(module_ast):
+    """Issue 17: 'The bound ... cannot explain that' follows the constant-factor fall it is about, not the float32
+    sentence; and the box says only what the lab tests: no distance with every entry 0 in every chunk."""
+    box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
+               if "What Lab 3 Measured in Exercise 3A" in title)
+    fall, bound, float32 = (box.index(s) for s in ("across the whole chunk.", "alone cannot explain that fall;",
+                                                    "32-bit floating point"))
+    assert fall < bound < float32
+    assert "never becomes exactly 0" not in box
+    assert "At no distance within the chunk is every entry of the gradient exactly 0 in every chunk" in box
+
+
+def test_the_clipping_figures_alt_text_says_what_the_claims_check():
+    """Issue 17: the unclipped loss spikes, then falls back, ending above the uniform guess (it does not simply
+    'rise'); each part is a claim the build checks."""
+    page = MODULE_PAGE.read_text(encoding="utf-8")
+    alt = re.search(r"figures/clipping-demo\.svg\)\{fig-alt=\"([^\"]*)\"", page).group(1)
+    assert "rises" not in alt and "spikes, then falls back but ends above the uniform guess" in alt
+    names = {c.name for c in M3.build.claims.CLAIMS}
+    assert {"unclipped_sgd_loss_spikes_then_falls_back", "unclipped_sgd_worse_than_uniform",
+            "clipped_sgd_far_better"} <= names
+
+
+def test_every_table_of_numbers_says_where_they_come_from(gen):
+    out, _ = gen
+    for name in ("_results-table.md", "_worked-one-unit.md", "_worked-temperature.md"):
+        text = (out / GENERATED_REL / name).read_text(encoding="utf-8")
+        assert "::: {.provenance}\n*Provenance:* `data/" in text, name

@@ -61,15 +61,15 @@ def test_gradient_and_clipping(data):
     v = values(data)
     g = v["gradient"]
     assert (g["chunks"], g["chunk_length"], g["spectral_W"]) == ("64", "200", "5.2")
-    assert g["ratio_at_50"] == "5 × 10¹"
-    assert (g["forget_mean"], g["forget_share_09"], g["forget_share_099"]) == ("0.72", "12%", "5.3%")
+    assert g["ratio_at_50"] == "5.4 × 10¹"                                 # 53.87, as the notebook prints 5.4e+01
+    assert (g["forget_mean"], g["forget_share_09"], g["forget_share_099"]) == ("0.715", "12%", "5.3%")
     assert v["clipping"] == {"steps": "150", "lr": "2.0", "kappa": "1", "clipped_final": "2.11",
                              "unclipped_final": "9.35"}                  # 9.345: half up, as on paper
     data["gradient_by_distance"].update(rnn_first_all_zero_distance=None, rnn_naive_norm_zero_distance=149,
                                         rnn_factor_per_character=0.6912, lstm_rnn_ratio_at_50=None)
     g = values(data)["gradient"]
     assert (g["first_all_zero"], g["naive_norm_zero"]) == ("never (within the measured distances)", "149")
-    assert g["factor_per_character"] == "0.69"
+    assert g["factor_per_character"] == "0.691"                            # as the notebook prints it (.3f)
     assert g["ratio_at_50"] == "not measurable (the RNN's is exactly 0 there)"
 
 
@@ -145,7 +145,8 @@ def test_worked_example_rows():
 
 
 def test_site_files_hold_the_variables_and_every_partial(data):
-    worked = {"one_unit_rnn": {"cases": [{"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9}]},
+    worked = {"provenance": {"lab_source_sha256": "f7711ad74a797d38376c", "torch": "2.13.0", "seed": 0},
+              "one_unit_rnn": {"cases": [{"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9}]},
               "temperature": {"logits": [2.0, 1.0, 0.0], "draws": 20000,
                               "rows": [{"tau": 0.5, "probs": [0.86681, 0.11731, 0.01588],
                                         "frequencies": [0.8671, 0.1169, 0.016]}]}}
@@ -166,17 +167,22 @@ def test_site_files_hold_the_variables_and_every_partial(data):
                               "_worked-temperature.md", "_code-rnn-cell-step.md",
                               "_code-lstm-cell-step.md", "_code-sample-with-temperature.md"}
     # readable YAML: unicode as is, keys in the page's order, long lines unbroken
-    assert 'ratio_at_50: 5 × 10¹' in variables
+    assert 'ratio_at_50: 5.4 × 10¹' in variables
     assert [line.split(":")[0].strip() for line in variables.splitlines() if line.startswith("  ") and line[2].isalpha()] \
         == ["models", "compare", "gradient", "clipping", "provenance"]
     assert "    lab_compute: 10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
     one_unit = generated["_worked-one-unit.md"].splitlines()
     assert one_unit[0].startswith("| Case | One-step factor") and one_unit[1].startswith("|:---")
-    assert one_unit[-1].startswith(": One hidden unit, three cases") and one_unit[-2] == ""
-    assert one_unit[-1].endswith(" through the lab's `rnn_cell_step`, in `data/03-sequence-models/worked_examples.json`).")
+    provenance = ["::: {.provenance}", "*Provenance:* `data/03-sequence-models/worked_examples.json`, computed by "
+                  "`python3 -m scripts.worked_examples` with the lab's own functions (lab source `f7711ad74a79`), "
+                  "torch 2.13.0, seed 0.", ":::"]
+    assert one_unit[-5].startswith(": One hidden unit, three cases") and one_unit[-6] == ""
+    assert one_unit[-5].endswith(" through the lab's `rnn_cell_step`, in `data/03-sequence-models/worked_examples.json`).")
+    assert one_unit[-3:] == provenance and one_unit[-4] == ""
     temperature = generated["_worked-temperature.md"].splitlines()
     assert temperature[0].endswith("by `sample_with_temperature` |") and temperature[1] == "|:---:|:---:|:---:|:---:|"
-    assert temperature[-1].endswith("draws (`data/03-sequence-models/worked_examples.json`).") and temperature[-2] == ""
+    assert temperature[-5].endswith("draws (`data/03-sequence-models/worked_examples.json`).") and temperature[-6] == ""
+    assert temperature[-3:] == provenance
     assert all(text.endswith("\n") and not text.endswith("\n\n") for text in files.values())
 
 
@@ -192,3 +198,41 @@ def test_check_names_missing_changed_and_left_over_files(tmp_path):
     assert site_data.leftovers(M3, files, tmp_path) == [M3.generated / "_old.md"]
     assert site_data.out_of_date(M3, files, tmp_path) == [
         str(M3.metadata_file), f"{M3.generated / '_old.md'} (no longer written)"]
+
+
+def test_the_lstm_boxs_derived_numbers_come_from_the_unrounded_data(data):
+    """0.7153^50 = 5.3e-08 (the shown 0.715^50 would be 5.2e-08, 0.72^50 7.4e-08): the notebook prints
+    forget_stats['mean'] ** 50 with .1e, the page shows the same two figures; the fall is index 50 over index 0."""
+    g = data["gradient_by_distance"]
+    g["lstm_grad_norm"][0], g["lstm_grad_norm"][1], g["lstm_grad_norm"][50] = 0.4, 0.2, 5.9e-4   # 1.475e-3
+    g["lstm_grad_norm"][51] = 1.0
+    v = values(data)["gradient"]
+    assert f"{0.7153 ** 50:.1e}" == "5.3e-08" and v["forget_mean_pow_50"] == "5.3 × 10⁻⁸"
+    assert f"{5.9e-4 / 0.4:.1e}" == "1.5e-03" and v["lstm_fall_50"] == "1.5 × 10⁻³"
+    g["lstm_grad_norm"][50] = 5.6e-4                                        # 1.4e-3: index 50 over index 0
+    assert values(data)["gradient"]["lstm_fall_50"] == "1.4 × 10⁻³"
+    g["forget_gate"]["mean"] = 0.7233108282089233                            # the committed run: 9.3e-08
+    assert values(data)["gradient"]["forget_mean_pow_50"] == "9.3 × 10⁻⁸"
+    g["distance"] = [d + 1 for d in g["distance"]]                           # no distance 0: refused, not guessed
+    with pytest.raises(ValueError, match="distance 0 or 50"):
+        values(data)
+
+
+def test_direct_path_variables_and_the_sentence_the_data_picks(data):
+    g = data["gradient_by_distance"]
+    g["lstm_grad_norm"][0], g["lstm_grad_norm"][50] = 0.5, 0.005            # a fall to 0.01
+    g["direct_path"].update({"median": 0.000312, "share_above_0.5": 0.2412, "share_above_0.1": 0.0996,
+                             "share_above_0.01": 0.053, "carried_fall": 0.00251, "kept_share_at_0": 0.000556})
+    v = values(data)["gradient"]
+    assert (v["direct_distance"], v["direct_median"], v["direct_share_05"], v["direct_share_01"],
+            v["direct_share_001"], v["direct_carried"]) == ("50", "3.1 × 10⁻⁴", "24%", "10%", "5.3%", "2.5 × 10⁻³")
+    assert v["direct_kept_share"] == "5.6 × 10⁻⁴"
+    assert v["direct_verdict"].startswith("far less, so most of what reaches 50 characters back comes along")
+    for carried, start in ((0.0034, "about the same size"), (0.03, "about the same size"), (0.0301, "more than")):
+        g["direct_path"]["carried_fall"] = carried
+        assert values(data)["gradient"]["direct_verdict"].startswith(start), carried
+    g["direct_path"]["median"] = 0.2149
+    assert values(data)["gradient"]["direct_median"] == "0.21"
+    g["direct_path"]["median"] = 0.00996
+    assert values(data)["gradient"]["direct_median"] == "1.0 × 10⁻²"
+    assert set(PD.DIRECT_PATH_VERDICT) == {"same", "less", "more"}

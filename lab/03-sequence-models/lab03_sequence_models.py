@@ -20,8 +20,8 @@
 # %% [markdown]
 # # Lab 3 · Sequence Models
 #
-# **Module 3, Day 1 · about 37 minutes of exercises in a 50-minute slot · Colab T4 GPU (about 10
-# minutes of compute) or any CPU.**
+# **Module 3, Day 1 · about 37 minutes of exercises in a 50-minute slot · Colab T4 GPU or any CPU
+# (the training cells print how long they took on yours).**
 #
 # You will write the RNN cell, the language-model loss, gradient clipping, the LSTM cell update and
 # temperature sampling; train a character RNN and an LSTM on Tiny Shakespeare; watch the RNN's
@@ -56,7 +56,7 @@
 # ## Setup (provided)
 #
 # Settings live in one place. `full` is the published run; `quick` trains for a few steps only (it
-# checks that everything runs, in about a minute on a CPU). The build selects them from outside with
+# checks that everything runs). The build selects them from outside with
 # the environment variables `LAB_SETTINGS`, `LAB_DEVICE`, `LAB_CORPUS` and `LAB_RESULTS`.
 
 # %% tags=["def"]
@@ -67,6 +67,7 @@ import json
 import math
 import os
 import platform
+import re
 import time
 import traceback
 import urllib.request
@@ -74,11 +75,31 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
+import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+MIN_TORCH = (2, 0)   # the oldest torch the lab is written for (the build runs a current 2.x)
+
+
+def version_tuple(version):
+    """'2.13.0+cpu' -> (2, 13); '1.13.1' -> (1, 13)."""
+    parts = [int("".join(ch for ch in part if ch.isdigit()) or 0) for part in version.split("+")[0].split(".")[:2]]
+    return tuple(parts + [0] * (2 - len(parts)))
+
+
+def check_torch(version=torch.__version__, minimum=MIN_TORCH):
+    """Stops the notebook here, with what to do, when torch is older than the lab needs."""
+    if version_tuple(version) < tuple(minimum):
+        raise RuntimeError(f"this lab needs torch {'.'.join(map(str, minimum))} or newer; this runtime has torch "
+                           f"{version}. In Colab: Runtime → Disconnect and delete runtime, then run again (Colab "
+                           "ships a current torch); elsewhere: pip install --upgrade torch") from None
+
+
+check_torch()
 
 SETTINGS_PRESETS = {
     "full": dict(
@@ -100,7 +121,7 @@ SETTINGS_PRESETS = {
         log_every=100,
     ),
 }
-# quick: the same code path with tiny step counts (CI executes the whole notebook in about a minute)
+# quick: the same code path with tiny step counts (the build and CI run the whole notebook with it)
 SETTINGS_PRESETS["quick"] = dict(SETTINGS_PRESETS["full"], rnn_steps=30, lstm_steps=30, grad_chunks=8,
                                  sgd_steps=20, sample_len=80, log_every=10)
 
@@ -116,6 +137,11 @@ SPLIT = dict(train=(0, 1_000_000), val=(1_000_000, 1_055_000), test=(1_055_000, 
 D_EMBED, D_HIDDEN = 64, 256   # d and d_h for both models
 
 PHASE_S = {}                  # seconds per phase of this run, saved with the results
+VERSIONS = (f"Python {platform.python_version()} · torch {torch.__version__} · numpy {np.__version__} · matplotlib "
+            f"{matplotlib.__version__} · device: {DEVICE}"
+            + (f" ({torch.cuda.get_device_name(DEVICE)})" if DEVICE.type == "cuda" else " (no GPU: slower, still fine)"))
+if __name__ == "__main__":    # in the notebook (the tests load these cells quietly)
+    print(VERSIONS)
 
 
 def device_name(device):
@@ -160,16 +186,108 @@ def _passed(which, message, *functions):
     print(f"✅ {which} passed{note}: {message}")
 
 
-def _error_lines(err, fn=None):
-    """The original error, and the line of the student's function it came from, indented beneath."""
-    lines = [f"    {type(err).__name__}: {err}"]
+NUMPY_ON_GRAD = ("Can't call numpy() on Tensor that requires grad",)
+MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+ELEMENTWISE = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton "
+                         r"dimension (\d+)")
+
+
+def _dim_names(shape, dims):
+    """(4, 7) -> '(B, d_h)' when dims = {'B': 4, 'd_h': 7, ...}; a size no dimension has, or two have, stays a number."""
+    names = []
+    for n in shape:
+        hits = [name for name, size in (dims or {}).items() if size == n]
+        names.append(hits[0] if len(hits) == 1 else str(n))
+    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
+
+
+def _named_tensors(named):
+    """{name: tensor} of a call's arguments, with the fields of a parameter namespace as p.W_f, ..."""
+    out = {}
+    for name, value in named:
+        if torch.is_tensor(value):
+            out[name] = value
+        elif isinstance(value, SimpleNamespace):
+            out.update({f"{name}.{k}": v for k, v in vars(value).items() if torch.is_tensor(v)})
+    return out
+
+
+def _describe(value, dims):
+    if torch.is_tensor(value):
+        shape = tuple(value.shape)
+        text = f"{shape}" if not dims or _dim_names(shape, dims) == str(shape).replace(" ", "") else \
+            f"{shape} = {_dim_names(shape, dims)}"
+        return text + (f" {str(value.dtype).replace('torch.', '')}" if value.dtype != torch.float32 else "")
+    if isinstance(value, SimpleNamespace):
+        shapes = {}
+        for k, v in vars(value).items():
+            shapes.setdefault(_dim_names(tuple(v.shape), dims), []).append(k[:2] + "*")
+        return "(" + ", ".join(f"{'/'.join(dict.fromkeys(ks))} {s}" for s, ks in shapes.items()) + ")"
+    if isinstance(value, list):
+        return f"a list of {len(value)} parameters"
+    if isinstance(value, torch.Generator):
+        return "a torch.Generator"
+    if hasattr(value, "__next__"):
+        return "a generator of parameters (readable once, like model.parameters())"
+    return repr(value)
+
+
+def _call_line(fn_name, named, dims):
+    """rnn_cell_step(x_t: (4, 5) = (B, d), ...), with B = 4, d = 5, d_h = 7"""
+    args = ", ".join(f"{name}: {_describe(value, dims)}" for name, value in named)
+    sizes = ", ".join(f"{name} = {size:,}" for name, size in (dims or {}).items())
+    grads = [name for name, value in named if torch.is_tensor(value) and value.requires_grad]
+    return f"{fn_name}({args})" + (f", with {sizes}" if sizes else "") + \
+        (f"; {', '.join(grads)} carr{'y' if len(grads) > 1 else 'ies'} gradients" if grads else "")
+
+
+def _shape_lines(err, named, dims, products):
+    """For a shape error: which dimension each size is, which matrix met which, and the products the exercise
+    needs (`products`, e.g. 'h_prev @ W.T: (B, d_h) @ (d_h, d_h)')."""
+    text, lines = str(err), []
+    tensors = _named_tensors(named)
+
+    def which(shape):
+        found = [n for n, t in tensors.items() if tuple(t.shape) == shape] + \
+                [n + ".T" for n, t in tensors.items() if t.dim() == 2 and tuple(t.shape)[::-1] == shape]
+        if not found:
+            return ""
+        return " (" + (" or ".join(found[:3]) + (", ..." if len(found) > 3 else "")) + \
+               (", or a result of that shape" if shape[0] != shape[-1] else "") + ")"
+    m = MATMUL.search(text)
+    if m:
+        a, b = (int(m.group(1)), int(m.group(2))), (int(m.group(3)), int(m.group(4)))
+        lines.append(f"    In A @ M, A is {a} = {_dim_names(a, dims)}{which(a)} and M is {b} = {_dim_names(b, dims)}"
+                     f"{which(b)}: A's last dimension ({_dim_names(a[1:], dims)[1:-2]} = {a[1]}) must equal M's "
+                     f"first ({_dim_names(b[:1], dims)[1:-2]} = {b[0]}).")
+    m = ELEMENTWISE.search(text)
+    if m:
+        a, b = int(m.group(1)), int(m.group(2))
+        lines.append(f"    An elementwise operation (+, -, *) met a tensor whose dimension {m.group(3)} is "
+                     f"{_dim_names((a,), dims)[1:-2]} = {a} and one whose dimension {m.group(3)} is "
+                     f"{_dim_names((b,), dims)[1:-2]} = {b}; they must be equal (or 1).")
+    if lines and products:
+        lines.append("    The products this exercise needs, with one row per sequence: " + "; ".join(products) + ".")
+    return lines
+
+
+def _error_lines(err, fn=None, named=(), dims=None, products=()):
+    """The original error, and the line of the student's function it came from, indented beneath; for a shape
+    error, what each size is; for NumPy on a tensor that carries gradients, that (and not PyTorch's advice)."""
+    if any(words in str(err) for words in NUMPY_ON_GRAD):
+        lines = [f"    {type(err).__name__}: NumPy was called on a tensor that carries gradients (an np. function, or .numpy()).",
+                 "    Stay in torch: torch.tanh, torch.exp, torch.log_softmax, @ and * work on these tensors and keep "
+                 "the gradients the lab trains with. (PyTorch's own advice, .detach().numpy(), would cut them.)"]
+    else:
+        lines = [f"    {type(err).__name__}: {err}"]
     code = getattr(fn, "__code__", None)
     frames = [f for f in traceback.extract_tb(err.__traceback__) if code and f.filename == code.co_filename]
     if frames:
         where = frames[-1]
-        lines.append(f"    at line {where.lineno} of `{fn.__name__}`" + (f": {where.line}" if where.line else ""))
+        lines.insert(1, f"    at line {where.lineno} of `{fn.__name__}`" + (f": {where.line}" if where.line else ""))
     if any(words in str(err) for words in ("in-place", "inplace", "written-to tensor")):
         lines.append("    The lab needs your inputs unchanged: write a = a + b, not a += b or a.add_(b).")
+    lines += _shape_lines(err, named, dims, products)
     return "\n".join(lines)
 
 
@@ -191,8 +309,9 @@ def checkpoint(which):
     return wrap
 
 
-def _call(which, fn, *args, how=""):
-    """Calls a student's function; turns its exceptions into this checkpoint's failure."""
+def _call(which, fn, *args, how="as the lab calls it", names=None, dims=None, products=()):
+    """Calls a student's function; turns its exceptions into this checkpoint's failure, with the call that raised
+    it: the inputs' shapes (named by dimension: B, T, d, d_h, |V|), the setting (`how`) and the original error."""
     try:
         return fn(*args)
     except NotImplementedError:
@@ -200,7 +319,19 @@ def _call(which, fn, *args, how=""):
                      "`# TODO` lines, or tick `use_solution` in the folded solution cell right under your "
                      "exercise cell and run it.")
     except Exception as err:  # noqa: BLE001 - any error in student code is reported, not re-raised raw
-        _fail(which, f"`{fn.__name__}` raised an error{' ' + how if how else ''}:\n" + _error_lines(err, fn))
+        named = list(zip(names or [f"argument {i + 1}" for i in range(len(args))], args))
+        _fail(which, f"`{fn.__name__}` raised an error, called {how}:\n"
+                     f"    the call: {_call_line(fn.__name__, named, dims)}\n"
+                     + _error_lines(err, fn, named, dims, products))
+
+
+NAMES_5 = ("logits", "tau", "generator")
+
+
+def _row(t, n=4):
+    """The first entries of a tensor's first row, for 'expected ..., got ...'."""
+    values = t.detach().reshape(-1, t.shape[-1])[0, :n].tolist() if torch.is_tensor(t) and t.dim() else []
+    return "(" + ", ".join(f"{v:.4f}" for v in values) + (", ..." if torch.is_tensor(t) and t.shape[-1] > n else "") + ")"
 
 
 def _num(value):
@@ -248,7 +379,9 @@ def checkpoint_1(which, rnn_cell_step):
     x, h = torch.randn(B, d, generator=g, requires_grad=True), torch.randn(B, d_h, generator=g, requires_grad=True)
     W, U = nn.Parameter(cell.weight_hh.detach().clone()), nn.Parameter(cell.weight_ih.detach().clone())
     b = nn.Parameter((cell.bias_ih + cell.bias_hh).detach().clone())
-    got = _call(which, rnn_cell_step, x, h, W, U, b)
+    got = _call(which, rnn_cell_step, x, h, W, U, b, how="as RNNLM calls it at every step of training",
+                names=("x_t", "h_prev", "W", "U", "b"), dims=dict(B=B, d=d, d_h=d_h),
+                products=("h_prev @ W.T is (B, d_h) @ (d_h, d_h)", "x_t @ U.T is (B, d) @ (d, d_h)"))
     _check_tensor(which, "h_t", got, (B, d_h), torch.float32)
     want = cell(x, h)
     if not torch.allclose(got.detach(), want.detach(), atol=1e-5):
@@ -261,9 +394,9 @@ def checkpoint_1(which, rnn_cell_step):
         for mistake, value in known_mistakes.items():
             if torch.allclose(gd, value, atol=1e-5):
                 _fail(which, f"your output matches a common mistake: {mistake}.")
-        _fail(which, f"differs from nn.RNNCell by up to {float((gd - want.detach()).abs().max()):.3g}. "
-                     "Equation 1: a_t = W h_(t-1) + U x_t + b, h_t = tanh(a_t); with batches in rows, "
-                     "a_t = h_prev @ W.T + x_t @ U.T + b.")
+        _fail(which, f"differs from nn.RNNCell by up to {float((gd - want.detach()).abs().max()):.3g}: on the "
+                     f"first row, expected {_row(want)}, got {_row(gd)}. Equation 1: a_t = W h_(t-1) + U x_t + b, "
+                     "h_t = tanh(a_t); with batches in rows, a_t = h_prev @ W.T + x_t @ U.T + b.")
     _check_gradients(which, "h_t", got, want,
                      {"h_prev": (h, h), "x_t": (x, x), "W": (W, cell.weight_hh), "U": (U, cell.weight_ih),
                       "b": (b, cell.bias_ih)},
@@ -279,16 +412,29 @@ def checkpoint_2(which, lm_loss_and_ppl, vocab_size=65):
     g = torch.Generator().manual_seed(2)
     B, T, V = 3, 11, vocab_size
     targets = torch.randint(0, V, (B, T), generator=g)
-    out = _call(which, lm_loss_and_ppl, torch.zeros(B, T, V), targets)
+    dims = {"B": B, "T": T, "|V|": V}
+    out = _call(which, lm_loss_and_ppl, torch.zeros(B, T, V), targets, names=("logits", "targets"), dims=dims,
+                how="on equal logits (all 0), shaped as training passes them")
     if not (isinstance(out, (tuple, list)) and len(out) == 3):
         _fail(which, f"should return a tuple (loss, perplexity, bits per character), got {type(out).__name__}"
                      + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else ""))
     loss, ppl, bpc = (_num(v) for v in out)
     if abs(ppl - V) > 1e-3:
-        _fail(which, f"equal logits must give perplexity exactly |V| = {V}, got {ppl:.4f}. "
-                     "Perplexity is exp(mean loss in nats), Equation 4.")
+        ln_v, cause = math.log(V), ""                        # a cause only where the returned loss shows it
+        if abs(loss - ln_v) <= 1e-4:
+            cause = f" Your loss is right (ln {V}); the perplexity is exp(loss), Equation 4."
+        elif abs(loss) <= 1e-6:
+            cause = (" Your loss is 0 on equal logits: the log-softmax looks missing (-z[target] instead of "
+                     "-log softmax(z)[target]).")
+        elif abs(loss - ln_v * B * T) <= 1e-3 * B * T:
+            cause = f" Your loss is ln {V} times the {B * T} positions: a sum; Equation 3 takes the mean."
+        elif abs(loss - ln_v / math.log(2)) <= 1e-4:
+            cause = " Your loss is in bits (log base 2); Equation 3 uses nats (the natural log)."
+        _fail(which, f"equal logits must give perplexity exactly |V| = {V}, got {ppl:.4f}; the loss should be "
+                     f"ln {V} = {ln_v:.4f}, got {loss:.4f}.{cause}")
     logits = torch.randn(B, T, V, generator=g, requires_grad=True)
-    loss_t, ppl_t, bpc_t = _call(which, lm_loss_and_ppl, logits, targets, how="on logits of shape (3, 11, 65)")
+    loss_t, ppl_t, bpc_t = _call(which, lm_loss_and_ppl, logits, targets, names=("logits", "targets"), dims=dims,
+                                 how="on random logits that carry gradients, shaped as training passes them")
     reference = logits.detach().clone().requires_grad_(True)
     ref_t = F.cross_entropy(reference.reshape(-1, V), targets.reshape(-1))
     ref = float(ref_t.detach())
@@ -300,6 +446,8 @@ def checkpoint_2(which, lm_loss_and_ppl, vocab_size=65):
             hint = " It looks like a sum over positions; Equation 3 takes the mean."
         elif abs(_num(loss_t) - ref / math.log(2)) < 1e-4:
             hint = " It looks like bits (log base 2); the loss is in nats (natural log)."
+        elif abs(_num(loss_t) + float(logits.detach().gather(-1, targets[..., None]).mean())) < 1e-4:
+            hint = " It is the mean of -z[target]: the log-softmax is missing."
         _fail(which, f"loss {_num(loss_t):.6f} differs from F.cross_entropy {ref:.6f}.{hint}")
     if abs(_num(ppl_t) - math.exp(ref)) > 1e-3 * math.exp(ref):
         _fail(which, f"perplexity {_num(ppl_t):.4f} should be exp(loss) = {math.exp(ref):.4f}")
@@ -307,14 +455,18 @@ def checkpoint_2(which, lm_loss_and_ppl, vocab_size=65):
         _fail(which, f"bits per character {_num(bpc_t):.4f} should be loss / ln 2 = {ref / math.log(2):.4f}")
     _check_gradients(which, "the loss", loss_t, ref_t, {"the logits": (logits, reference)},
                      "trains both models with this loss")
-    flat = _call(which, lm_loss_and_ppl, logits.detach().reshape(-1, V), targets.reshape(-1),
-                 how="on logits of shape (N, |V|) and targets (N,), as evaluation passes them")
+    flat_dims = {"N": B * T, "|V|": V}
+    flat = _call(which, lm_loss_and_ppl, logits.detach().reshape(-1, V), targets.reshape(-1), names=("logits", "targets"),
+                 dims=flat_dims, how="on logits of shape (N, |V|) and targets (N,), as evaluation passes them")
     if abs(_num(flat[0]) - ref) > 1e-5:
-        _fail(which, "with logits of shape (N, |V|) and targets (N,) the loss differs: support both shapes")
+        _fail(which, f"with logits of shape (N, |V|) and targets (N,), as evaluation passes them, the loss should be "
+                     f"{ref:.6f}, got {_num(flat[0]):.6f}: support both shapes")
     wide = _call(which, lm_loss_and_ppl, torch.log_softmax(logits.detach().double(), -1).reshape(-1, V),
-                 targets.reshape(-1), how="on float64 log-probabilities, as the n-gram rows pass them")
+                 targets.reshape(-1), names=("logits", "targets"), dims=flat_dims,
+                 how="on float64 log-probabilities, as the n-gram rows pass them")
     if abs(_num(wide[0]) - ref) > 1e-5:
-        _fail(which, "on float64 log-probabilities (how the n-gram rows are scored) the loss differs")
+        _fail(which, f"on float64 log-probabilities (how the n-gram rows are scored) the loss should be {ref:.6f}, "
+                     f"got {_num(wide[0]):.6f}")
     _passed(which, f"equal logits give perplexity {ppl:.4f} = |V|; loss and its gradient match F.cross_entropy; "
                    f"bits per character = loss / ln 2", lm_loss_and_ppl)
 
@@ -362,10 +514,30 @@ def checkpoint_3b(which, clip_gradients):
         if all(torch.allclose(a.grad, b, atol=1e-5) for a, b in zip(mine, per_param)):
             return ("you clipped each parameter separately; Equation 9 uses the norm of all gradients together, "
                     "flattened into one vector")
+        flat = lambda params: torch.cat([p.grad.flatten() for p in params])   # noqa: E731
+        seen = f"expected ||g|| = {float(flat(ref).norm()):.4f} after clipping, {_row(flat(ref))}; got " \
+               f"{float(flat(mine).norm()):.4f}, {_row(flat(mine))}"
         if all(torch.equal(a.grad, b) for a, b in zip(mine, grads)):
-            return "the gradients were not changed; multiply every p.grad in place (p.grad.mul_(factor))"
-        return ("clipped gradients differ from clip_grad_norm_ (g <- g * min(1, kappa / ||g||), in place on "
-                "every p.grad)")
+            if changes_some_gradient():                       # it does scale p.grad, at another kappa
+                return (f"the gradients were left unchanged although ||g|| = {float(ref_total):.4f} > kappa = "
+                        f"{kappa:g} ({seen}), yet at other values of kappa your function does change them: check "
+                        "the condition (clip exactly when ||g|| > kappa)")
+            return (f"the gradients were not changed ({seen}), here or at any other kappa tried. Either the "
+                    "scaling never runs (clip when ||g|| > kappa) or it does not reach p.grad: multiply every "
+                    "p.grad in place (p.grad.mul_(factor)); g = g * factor only makes a new tensor")
+        return f"clipped gradients differ from clip_grad_norm_ ({seen}); Equation 9: g <- g * min(1, kappa / ||g||)"
+
+    def changes_some_gradient():
+        """Whether the student's function changes p.grad at any of a few kappas (g = (3, 4), ||g|| = 5)."""
+        for kappa in (0.1, 0.5, 2.0, 4.0, 10.0, 100.0):
+            params = make([torch.tensor([3.0]), torch.tensor([4.0])], [torch.zeros(1), torch.zeros(1)])
+            try:
+                clip_gradients(params, kappa)
+            except Exception:  # noqa: BLE001 - only probing; the checks report errors
+                continue
+            if not (float(params[0].grad) == 3.0 and float(params[1].grad) == 4.0):
+                return True
+        return False
 
     g = torch.Generator().manual_seed(3)
     cases = {"g = (3, 4), kappa = 1": ([torch.tensor([3.0]), torch.tensor([4.0])], 1.0),
@@ -377,12 +549,13 @@ def checkpoint_3b(which, clip_gradients):
         ref = make(grads, values)
         ref_total = torch.nn.utils.clip_grad_norm_(ref, kappa)
         mine = make(grads, values)
-        total = _call(which, clip_gradients, mine, kappa, how="given a list of parameters")
+        total = _call(which, clip_gradients, mine, kappa, names=("params", "kappa"), how="with a list of parameters")
         problem = differs(mine, ref, ref_total, values, grads, kappa, total)
         if problem:
             _fail(which, f"{name}: {problem}")
         mine = make(grads, values)
-        total = _call(which, clip_gradients, (p for p in mine), kappa, how="given a generator of parameters")
+        total = _call(which, clip_gradients, (p for p in mine), kappa, names=("params", "kappa"),
+                      how="as the clipping demonstration does, with model.parameters()")
         problem = differs(mine, ref, ref_total, values, grads, kappa, total)
         if problem:
             _fail(which, f"{name}: right when params is a list, wrong when it is a generator ({problem}). The "
@@ -390,7 +563,8 @@ def checkpoint_3b(which, clip_gradients):
                          "it into a list first (params = list(params)), then loop over the list.")
     with_unused = make([torch.tensor([3.0]), torch.tensor([4.0])], [torch.zeros(1), torch.zeros(1)])
     with_unused.append(nn.Parameter(torch.zeros(2)))          # no .grad, like a parameter the loss does not use
-    _call(which, clip_gradients, with_unused, 1.0, how="given a parameter whose .grad is None (skip those)")
+    _call(which, clip_gradients, with_unused, 1.0, names=("params", "kappa"),
+          how="with a parameter whose .grad is None, like one the loss does not use (skip those)")
     _passed(which, "matches torch.nn.utils.clip_grad_norm_, given a list or a generator: (3, 4) becomes "
                    "(0.6, 0.8) at kappa = 1 and is unchanged at kappa = 10", clip_gradients)
 
@@ -405,7 +579,10 @@ def checkpoint_4(which, lstm_cell_step):
     x = torch.randn(B, d, generator=g)
     h, c = (torch.randn(B, d_h, generator=g, requires_grad=True) for _ in range(2))
     p = lstm_params_from(cell.weight_ih, cell.weight_hh, cell.bias_ih + cell.bias_hh)
-    out = _call(which, lstm_cell_step, x, h, c, p)
+    out = _call(which, lstm_cell_step, x, h, c, p, names=("x_t", "h_prev", "c_prev", "p"), dims=dict(B=B, d=d, d_h=d_h),
+                how="as the LSTM's gradient measurement calls it at every step",
+                products=("h_prev @ p.W_f.T is (B, d_h) @ (d_h, d_h)", "x_t @ p.U_f.T is (B, d) @ (d, d_h)",
+                          "f * c_prev is elementwise, (B, d_h) * (B, d_h)"))
     if not (isinstance(out, (tuple, list)) and len(out) == 2):
         _fail(which, f"should return the pair (h_t, c_t), got {type(out).__name__}")
     h_got, c_got = out
@@ -422,14 +599,15 @@ def checkpoint_4(which, lstm_cell_step):
         c_tilde = torch.tanh(hd @ p.W_c.T + x @ p.U_c.T + p.b_c)
         if torch.allclose(cg, f * hd + i * c_tilde, atol=1e-5):
             _fail(which, "the cell update uses h_prev where Equation 10 has c_prev: c_t = f * c_prev + i * c_tilde")
-        _fail(which, f"c_t differs from nn.LSTMCell by up to {float((cg - cw).abs().max()):.3g}. "
-                     "Cell update: c_t = f_t * c_(t-1) + i_t * c_tilde_t (elementwise)")
+        _fail(which, f"c_t differs from nn.LSTMCell by up to {float((cg - cw).abs().max()):.3g}: on the first row, "
+                     f"expected {_row(cw)}, got {_row(cg)}. Cell update: c_t = f_t * c_(t-1) + i_t * c_tilde_t "
+                     "(elementwise)")
     if not torch.allclose(hg, hw, atol=1e-5):
         o = torch.sigmoid(h.detach() @ p.W_o.T + x @ p.U_o.T + p.b_o)
         if torch.allclose(hg, o * torch.tanh(c.detach()), atol=1e-5):
             _fail(which, "the hidden state uses c_prev; Equation 10 uses the new cell state: h_t = o * tanh(c_t)")
-        _fail(which, f"h_t differs from nn.LSTMCell by up to {float((hg - hw).abs().max()):.3g}. "
-                     "Hidden state: h_t = o_t * tanh(c_t)")
+        _fail(which, f"h_t differs from nn.LSTMCell by up to {float((hg - hw).abs().max()):.3g}: on the first row, "
+                     f"expected {_row(hw)}, got {_row(hg)}. Hidden state: h_t = o_t * tanh(c_t)")
     used_for = "measures the LSTM's gradient with respect to (h_s, c_s) through this function"
     both_got, both_want = torch.cat([h_got, c_got], 1), torch.cat([h_want, c_want], 1)
     _check_gradients(which, "(h_t, c_t)", both_got, both_want, {"h_prev": (h, h), "c_prev": (c, c)}, used_for)
@@ -479,7 +657,8 @@ def checkpoint_5(which, sample_with_temperature, draws=20_000, tolerance=0.015):
     z = torch.tensor([2.0, 1.0, 0.0, -1.0])
     for tau in (0.5, 1.0, 2.0):
         gen = torch.Generator().manual_seed(5)
-        ids = _call(which, sample_with_temperature, z.expand(draws, -1), tau, gen)
+        ids = _call(which, sample_with_temperature, z.expand(draws, -1), tau, gen, names=NAMES_5,
+                    dims={"N": draws, "|V|": len(z)}, how=f"at tau = {tau}, on {draws:,} rows of z = (2, 1, 0, -1)")
         _check_tensor(which, f"the draws at tau = {tau}", ids, (draws,), torch.int64)
         freq = torch.bincount(ids, minlength=len(z)).double() / draws
         want = torch.softmax(z.double() / tau, dim=-1)
@@ -490,16 +669,19 @@ def checkpoint_5(which, sample_with_temperature, draws=20_000, tolerance=0.015):
             _fail(which, f"at tau = {tau}, {draws:,} draws gave frequencies ({got}); softmax(z / tau) is "
                          f"({exp}); they differ by {worst:.3f} > {tolerance} (Equation 12 divides the logits by tau)")
     gen = torch.Generator().manual_seed(5)
-    ids = _call(which, sample_with_temperature, z.expand(1000, -1), 0.01, gen)
+    ids = _call(which, sample_with_temperature, z.expand(1000, -1), 0.01, gen, names=NAMES_5,
+                dims={"N": 1000, "|V|": len(z)}, how="at a very small tau = 0.01 (each draw must be the row's arg max)")
     if not bool((ids == 0).all()):
         _fail(which, "at tau = 0.01 every draw must be the arg max (token 0)")
     one = _call(which, sample_with_temperature, torch.randn(1, 65), 1.0, torch.Generator().manual_seed(0),
-                how="on logits of shape (1, 65), as generate() passes them")
+                names=NAMES_5, dims={"|V|": 65}, how="on logits of shape (1, |V|), as generate() passes them")
     _check_tensor(which, "the draw for logits of shape (1, |V|) (what generate() passes)", one, (1,), torch.int64)
-    batch = _call(which, sample_with_temperature, torch.randn(2, 3, 7), 1.0, torch.Generator().manual_seed(0))
+    batch = _call(which, sample_with_temperature, torch.randn(2, 3, 7), 1.0, torch.Generator().manual_seed(0),
+                  names=NAMES_5, dims={"|V|": 7}, how="on logits of shape (2, 3, |V|): one draw per row")
     _check_tensor(which, "draws for logits of shape (2, 3, |V|)", batch, (2, 3))
-    a = _call(which, sample_with_temperature, z.expand(50, -1), 1.0, torch.Generator().manual_seed(9))
-    b = _call(which, sample_with_temperature, z.expand(50, -1), 1.0, torch.Generator().manual_seed(9))
+    a, b = (_call(which, sample_with_temperature, z.expand(50, -1), 1.0, torch.Generator().manual_seed(9),
+                  names=NAMES_5, dims={"N": 50, "|V|": len(z)}, how="twice with generators of the same seed")
+            for _ in range(2))
     if not torch.equal(a, b):
         _fail(which, "the same generator seed must give the same draws: pass `generator` to torch.multinomial")
     _passed(which, f"{draws:,} draws at tau = 0.5, 1, 2 match softmax(z / tau) within {tolerance}; "
@@ -527,7 +709,8 @@ def checkpoint_challenge(which, top_k_filter, nucleus_filter):
              (top_k_filter, confident, 2, 2), (nucleus_filter, confident, 0.9, 1),
              (top_k_filter, unsure, 1, 1), (nucleus_filter, unsure, 1e-6, 1)]
     for fn, probs, arg, kept in cases:
-        out = _call(which, fn, probs.log(), arg)
+        out = _call(which, fn, probs.log(), arg, names=("logits", "k" if fn is top_k_filter else "p"),
+                    how="on the log-probabilities of the section-7 worked example")
         _check_tensor(which, f"{fn.__name__} output", out, probs.shape)
         got = int(torch.isfinite(out).sum())
         if got != kept:
@@ -538,7 +721,9 @@ def checkpoint_challenge(which, top_k_filter, nucleus_filter):
             _fail(which, f"{fn.__name__}: the kept tokens must keep their relative probabilities")
     batch = torch.randn(3, 5, 11)
     for fn, arg in ((top_k_filter, 4), (nucleus_filter, 0.5)):
-        _check_tensor(which, f"{fn.__name__} on logits (3, 5, |V|)", _call(which, fn, batch, arg), batch.shape)
+        got = _call(which, fn, batch, arg, names=("logits", "k" if fn is top_k_filter else "p"), dims={"|V|": 11},
+                    how="on logits of shape (3, 5, |V|), one row per position")
+        _check_tensor(which, f"{fn.__name__} on logits (3, 5, |V|)", got, batch.shape)
     _passed(which, "top-2 keeps 2 of (0.50, 0.30, 0.15, 0.05), p = 0.9 keeps 3, k = 1 and a tiny p keep 1; "
                    "for (0.95, 0.03, 0.01, 0.01) p = 0.9 keeps 1", top_k_filter, nucleus_filter)
     return True
@@ -705,7 +890,7 @@ checkpoint_2(lm_loss_and_ppl)
 # scored once, from the true text before it. The cell asserts that it reproduces Lab 1's test values
 # to four decimals, and every row goes through your `lm_loss_and_ppl`.
 
-# %%
+# %% tags=["def"]
 LAB1_TEST_NATS = {"uniform": 4.1744, "bigram": 2.4922, "trigram": 2.0859, "best_ngram": 1.8326}
 K_GRID = (1, 0.1, 0.01, 0.001)
 
@@ -717,12 +902,20 @@ def score_log_probs(log_probs, split):
     return dict(test_nats=float(loss), perplexity=float(ppl), bpc=float(bpc))
 
 
+def choose_on_validation(val_nats, k_grid=K_GRID):
+    """{(n, k): validation nats} -> (the best k for each n, the best n with its best k): the lowest validation
+    loss; the test split is never looked at."""
+    orders = sorted({n for n, _ in val_nats})
+    best_k = {n: min(k_grid, key=lambda k: val_nats[n, k]) for n in orders}
+    return best_k, min(orders, key=lambda n: val_nats[n, best_k[n]])
+
+
+# %%
 with timed("ngram"):
     ngrams = {n: CharNGram(n, V).fit(ids, *SPLIT["train"]) for n in range(1, 6)}
     val_nats = {(n, k): score_log_probs(ngrams[n].log_probs(ids, *SPLIT["val"], k=k), "val")["test_nats"]
                 for n in ngrams for k in K_GRID}                    # selection on validation only
-    best_k = {n: min(K_GRID, key=lambda k: val_nats[n, k]) for n in ngrams}
-    best_n = min(ngrams, key=lambda n: val_nats[n, best_k[n]])
+    best_k, best_n = choose_on_validation(val_nats)
     n_test = SPLIT["test"][1] - SPLIT["test"][0]
     results = {"uniform": dict(label=f"Uniform over the {V} characters", lab=None,
                                **score_log_probs(np.full((n_test, V), -math.log(V)), "test"),
@@ -866,7 +1059,7 @@ def evaluate(model, split):
 
 
 # %% [markdown]
-# Train the RNN: 1,000 steps at the full setting (about a minute on a T4, a few on a CPU).
+# Train the RNN: 1,000 steps at the full setting. The cell prints how long they took on this machine.
 
 # %%
 torch.manual_seed(S.seed)
@@ -877,6 +1070,7 @@ with timed("train_rnn"):
     rnn_losses = train_lm(rnn, S.rnn_steps, "RNN")
 with timed("evaluate"):
     rnn_val, rnn_test = evaluate(rnn, "val"), evaluate(rnn, "test")
+print(f"RNN trained in {PHASE_S['train_rnn']:.0f} s on {device_name(DEVICE)}")
 print(f"RNN validation {rnn_val['test_nats']:.4f} nats (ppl {rnn_val['perplexity']:.2f}) · "
       f"test {rnn_test['test_nats']:.4f} nats (ppl {rnn_test['perplexity']:.2f})")
 results["rnn"] = dict(label=f"RNN, d_h = {D_HIDDEN}, {S.rnn_steps:,} training steps", lab=3, **rnn_test,
@@ -905,7 +1099,7 @@ results["rnn"] = dict(label=f"RNN, d_h = {D_HIDDEN}, {S.rnn_steps:,} training st
 # shrink? If it shrinks, how fast: by a constant factor per character, or more slowly?
 
 # %%
-my_prediction_3a = ""   # e.g. "shrinks by a constant factor per character"
+my_prediction_3a = ""   # your guess in words: grows, stays flat or shrinks with the distance, and how fast
 
 # %% tags=["def"]
 def validation_chunks(count, length):
@@ -937,6 +1131,22 @@ def norm_by_distance(grads):
     return grads.double().norm(dim=2).mean(dim=0).numpy()
 
 
+PLACEHOLDERS = {"", "todo", "tbd", "none", "prediction", "my prediction", "your prediction", "guess", "x", "no idea"}
+
+
+def prediction_note(prediction):
+    """What the Exercise 3A cell prints first, before any number: a visible request when the prediction is blank
+    or a placeholder (Run All goes on), else the prediction as it will be saved with the results."""
+    words = "".join(ch for ch in str(prediction or "").lower() if ch.isalnum() or ch.isspace()).split()
+    if " ".join(words) in PLACEHOLDERS:
+        return ("⚠️ Exercise 3A: no prediction in `my_prediction_3a` yet"
+                + (f" ({str(prediction).strip()!r} is a placeholder)" if str(prediction or "").strip() else "")
+                + ". Before you read the numbers below or the plot, write in the cell above whether the norm grows, "
+                "stays flat or shrinks as the distance grows, and how fast; then run both cells again. It is saved "
+                "with your results.")
+    return f"your prediction (saved with your results): {str(prediction).strip()}"
+
+
 def first_distance(flags):
     """The first distance at which flags (one boolean per distance) holds; None if it never does."""
     hits = np.flatnonzero(np.asarray(flags))
@@ -944,6 +1154,7 @@ def first_distance(flags):
 
 
 # %%
+print(prediction_note(my_prediction_3a))
 with timed("gradients_rnn"):
     chunk_x, chunk_y = validation_chunks(S.grad_chunks, S.grad_chunk_len)
     rnn_grads = grad_by_distance(rnn, chunk_x, chunk_y)             # float32, (chunks, distance, d_h)
@@ -962,7 +1173,6 @@ print("first distance at which every entry of the gradient is exactly 0 in float
 if rnn_naive_zero is not None:
     print(f"a norm taken in float32 would read 0 from distance {rnn_naive_zero} on, where the float64 norm is "
           f"{rnn_grad[rnn_naive_zero]:.1e} and the largest entry {float(rnn_grads[:, rnn_naive_zero].abs().max()):.1e}")
-print("your prediction:", my_prediction_3a or "(none written)")
 
 # %%
 def plot_grad_curves(curves, title):
@@ -1136,6 +1346,7 @@ with timed("train_lstm"):
     lstm_losses = train_lm(lstm, S.lstm_steps, "LSTM")
 with timed("evaluate"):
     lstm_val, lstm_test = evaluate(lstm, "val"), evaluate(lstm, "test")
+print(f"LSTM trained in {PHASE_S['train_lstm']:.0f} s on {device_name(DEVICE)}")
 print(f"LSTM validation {lstm_val['test_nats']:.4f} nats (ppl {lstm_val['perplexity']:.2f}) · "
       f"test {lstm_test['test_nats']:.4f} nats (ppl {lstm_test['perplexity']:.2f})")
 results["lstm"] = dict(label=f"LSTM, d_h = {D_HIDDEN}, {S.lstm_steps:,} training steps", lab=3, **lstm_test,
@@ -1148,7 +1359,10 @@ results["lstm"] = dict(label=f"LSTM, d_h = {D_HIDDEN}, {S.lstm_steps:,} training
 # weights unrolled by **your** `lstm_cell_step`. The state at step $s$ is the pair $(h_s, c_s)$; we
 # measure the norm of the gradient with respect to both, $\lVert \partial \mathcal{L}_T / \partial (h_s, c_s) \rVert$,
 # again in float64. The cell also prints the forget-gate statistics: the mean, and the share of gate
-# entries above 0.9 and 0.99, the units on which the direct path of Equation 11 barely decays.
+# entries above 0.9 and 0.99, the units on which the direct path of Equation 11 barely decays. Along
+# that path a unit's gradient is multiplied by the product of its own gates, one per step, so the cell
+# then measures that product over the last 50 steps of each chunk, for every unit, and how much of the
+# gradient at the last position the direct path alone carries 50 steps back.
 #
 # **Predict first.** Where will the LSTM's curve lie against the RNN's, 50 characters back?
 
@@ -1183,6 +1397,31 @@ def histogram(values, edges):
     return {"edges": [float(e) for e in edges], "counts": [int(n) for n in counts]}
 
 
+def direct_path_products(gates, distance=50):
+    """Equation 11 measured: along the direct path, d c_T / d c_(T - distance) multiplies each unit's gradient by
+    the product of that unit's forget gates over the last `distance` steps. gates: (T, chunks, d_h), as
+    lstm_grad_by_distance returns them; returns the product per chunk and unit, (chunks, d_h), in float64."""
+    return gates[-distance:].double().prod(dim=0)
+
+
+def direct_path_stats(products, grads, distance=50):
+    """The distribution of the direct-path products over chunks and units, and how much of the gradient at the
+    last position the direct path alone carries `distance` steps back: the norm of dL/dc_T times each unit's
+    product, as a share of the norm of dL/d(h_T, c_T) (means over chunks, as norm_by_distance takes them); and how
+    much of the cell state's gradient there falls on the units whose product stays above 0.1."""
+    p = products.double().numpy().ravel()
+    d_h = products.shape[1]
+    at_0 = grads[:, 0].double()                                     # dL_T / d(h_T, c_T): h's entries, then c's
+    last, cell = at_0.norm(dim=1).mean(), at_0[:, d_h:].norm(dim=1).mean()
+    carried = (at_0[:, d_h:] * products.double()).norm(dim=1).mean()
+    kept = (at_0[:, d_h:] * (products > 0.1)).norm(dim=1).mean()
+    return {"distance": distance, "median": float(np.median(p)), "mean": float(p.mean()), "max": float(p.max()),
+            "share_above_0.01": float((p > 0.01).mean()), "share_above_0.1": float((p > 0.1).mean()),
+            "share_above_0.5": float((p > 0.5).mean()),
+            "cell_share_at_0": float(cell / last), "kept_share_at_0": float(kept / cell),
+            "carried_fall": float(carried / last)}
+
+
 # forget-gate bins: 0.01 wide up to 0.99, 0.001 up to 0.999, then 0.0001: the mass near 1 is what matters
 FORGET_EDGES = np.round(np.concatenate([np.arange(0, 99) / 100, 0.99 + np.arange(0, 9) / 1000,
                                         0.999 + np.arange(0, 11) / 10000]), 4)
@@ -1195,14 +1434,23 @@ with timed("gradients_lstm"):
 forget_stats = {"mean": float(forget.mean()), "share_above_0.9": float((forget > 0.9).float().mean()),
                 "share_above_0.99": float((forget > 0.99).float().mean()),
                 "histogram": histogram(forget.flatten(), FORGET_EDGES)}
+direct_path = direct_path_stats(direct_path_products(forget, 50), lstm_grads, 50)
 ratio_50 = float(lstm_grad[50] / rnn_grad[50]) if rnn_grad[50] > 0 else None
 print(f"forget gates: mean {forget_stats['mean']:.3f}, above 0.9: {forget_stats['share_above_0.9']:.1%}, "
       f"above 0.99: {forget_stats['share_above_0.99']:.1%}")
-print(f"a gate of {forget_stats['mean']:.2f} on every step keeps {forget_stats['mean'] ** 50:.1e} of the direct "
-      f"path after 50 steps, a gate of 0.99 keeps {0.99 ** 50:.2f}; the LSTM's measured gradient falls by "
-      f"{lstm_grad[50] / lstm_grad[0]:.1e} over those 50 steps")
+print(f"a gate of {forget_stats['mean']:.3f} on every step keeps {forget_stats['mean'] ** 50:.1e} of the direct "
+      f"path after 50 steps, a gate of 0.99 keeps {0.99 ** 50:.2f}; the LSTM's measured gradient falls to "
+      f"{lstm_grad[50] / lstm_grad[0]:.1e} of its value over those 50 steps")
+print(f"the product of each unit's own forget gates over the last 50 steps (Equation 11's direct path), over "
+      f"{direct_path_products(forget, 50).numel():,} units x chunks: median {direct_path['median']:.1e}, "
+      f"above 0.5: {direct_path['share_above_0.5']:.1%}, above 0.1: {direct_path['share_above_0.1']:.1%}, "
+      f"above 0.01: {direct_path['share_above_0.01']:.1%}")
+print(f"at the last position the cell state holds {direct_path['cell_share_at_0']:.2f} of the gradient's norm, "
+      f"and the units whose product stays above 0.1 hold {direct_path['kept_share_at_0']:.1e} of the cell state's")
+print(f"the direct path alone carries {direct_path['carried_fall']:.1e} of the gradient at the last position 50 "
+      f"steps back; measured: {lstm_grad[50] / lstm_grad[0]:.1e}")
 print(f"at distance 50: LSTM {lstm_grad[50]:.3e}, RNN {rnn_grad[50]:.3e}, ratio "
-      + (f"{ratio_50:.3g}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
+      + (f"{ratio_50:.1e}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
 plot_grad_curves({"RNN, ||∂L_T/∂h_s||": rnn_grad, "LSTM, ||∂L_T/∂(h_s, c_s)||": lstm_grad},
                  "The same measurement for the LSTM")
 
@@ -1369,7 +1617,7 @@ lab_results = {
         "rnn_spectral_norm_W": spectral_W, "rnn_first_all_zero_distance": rnn_all_zero,
         "rnn_naive_norm_zero_distance": rnn_naive_zero, "rnn_factor_per_character": rnn_factor,
         "lstm_rnn_ratio_at_50": ratio_50,
-        "forget_gate": forget_stats,
+        "forget_gate": forget_stats, "direct_path": direct_path,
     },
     "clipping_demo": {
         "steps": S.sgd_steps, "lr": S.sgd_lr, "kappa": S.clip_kappa, "optimizer": "SGD",
@@ -1380,6 +1628,7 @@ lab_results = {
     },
     "samples": {"prompt": PROMPT, "length": S.sample_len, "seed": S.seed, "runs": samples},
     "sampling": sampling,
+    "student": {"prediction_3a": str(my_prediction_3a).strip() or None},
     "lab_run": {
         "settings": SETTINGS_NAME, "settings_values": vars(S), "seed": S.seed,
         "device": device_name(DEVICE),

@@ -30,6 +30,11 @@ CONSTANT_RATE_R2_MIN = 0.98         # "by a roughly constant factor per characte
 LSTM_RNN_RATIO_MIN = 100.0          # "orders of magnitude above": at least 100 times
 MEAN_GATE_MARGIN = 100.0            # "the mean gate cannot explain it": the mean predicts a 100 times larger fall
 FORGET_SHARE_099_MIN = 0.10         # "a sizeable share of the gates is above 0.99": at least 10%
+# Equation 11 measured: the products of each unit's forget gates over the last 50 steps (the direct path)
+DIRECT_PATH_DISTANCE = 50           # the distance the LSTM box speaks of
+DIRECT_PATH_SHARE_ABOVE_01_MIN = 0.01   # "some units keep more than a tenth": at least 1% of the products above 0.1
+DIRECT_PATH_MEAN_GATE_MARGIN = 100.0    # ... where a constant gate at the mean keeps at most a hundredth of 0.1
+DIRECT_PATH_SAME_SIZE = 3.0         # "about the same size" as the measured fall: within a factor of 3 either way
 # float32 rounds a square below half its smallest subnormal (2^-149) to 0: entries below 2^-75 (2.6e-23) square to 0
 FLOAT32_SQUARE_UNDERFLOW = 2.0 ** -75
 # the sampling demo's settings, for every prompt: (strategy, tau, k, p)
@@ -172,6 +177,72 @@ def mean_gate_cannot_explain_lstm_curve(d):
             f"{mean:.3f} would give {predicted:.3g} (needs a fall at least {MEAN_GATE_MARGIN:g} times smaller)")
 
 
+def lstm_fall(g, distance=DIRECT_PATH_DISTANCE):
+    """The LSTM's measured gradient at `distance` over its value at distance 0 (the box's measured fall)."""
+    dist, norms = g["distance"], g["lstm_grad_norm"]
+    return norms[dist.index(distance)] / norms[dist.index(0)]
+
+
+def direct_path_comparison(g) -> tuple[str, float]:
+    """What the direct path alone carries back against the measured fall: ('same' | 'less' | 'more', their
+    ratio). scripts/site_data.py picks the LSTM box's sentence with this, so the page says what the data shows."""
+    ratio = g["direct_path"]["carried_fall"] / lstm_fall(g, g["direct_path"]["distance"])
+    if ratio < 1 / DIRECT_PATH_SAME_SIZE:
+        return "less", ratio
+    if ratio > DIRECT_PATH_SAME_SIZE:
+        return "more", ratio
+    return "same", ratio
+
+
+def direct_path_recorded_consistently(d):
+    g = d["gradient_by_distance"]
+    dp = g["direct_path"]
+    shares = [dp[f"share_above_{cut}"] for cut in ("0.01", "0.1", "0.5")]
+    problems = []
+    if dp["distance"] != DIRECT_PATH_DISTANCE:
+        problems.append(f"products over {dp['distance']} steps, the box speaks of {DIRECT_PATH_DISTANCE}")
+    if not shares[0] >= shares[1] >= shares[2]:
+        problems.append(f"shares above 0.01, 0.1, 0.5 ({', '.join(f'{x:.3f}' for x in shares)}) must not rise")
+    for cut, share in zip((0.01, 0.1, 0.5), shares):
+        if (dp["median"] > cut and share < 0.5) or (dp["median"] <= cut and share > 0.5):
+            problems.append(f"median {_f(dp['median'])} disagrees with the share above {cut}, {share:.3f}")
+    if not (dp["median"] <= dp["max"] and dp["mean"] <= dp["max"]):
+        problems.append(f"median {_f(dp['median'])} or mean {_f(dp['mean'])} above the largest {_f(dp['max'])}")
+    if dp["mean"] < 0.5 * shares[2]:
+        problems.append(f"mean {_f(dp['mean'])} below half the share above 0.5, {shares[2]:.3f}")
+    if dp["carried_fall"] > dp["cell_share_at_0"] * dp["max"] * (1 + 1e-9):
+        problems.append(f"the direct path carries {_f(dp['carried_fall'])}, more than the cell state's share at the "
+                        f"last position ({_f(dp['cell_share_at_0'])}) times the largest product ({_f(dp['max'])})")
+    # products above 0.1 only on the units holding kept_share_at_0 of the cell's gradient, at most 0.1 elsewhere
+    elif dp["carried_fall"] > dp["cell_share_at_0"] * (dp["max"] * dp["kept_share_at_0"] + 0.1) * (1 + 1e-9):
+        problems.append(f"the direct path carries {_f(dp['carried_fall'])}, more than the units above 0.1 "
+                        f"(holding {_f(dp['kept_share_at_0'])} of the cell state's gradient) and the rest (at most 0.1 "
+                        "each) can carry")
+    return not problems, "; ".join(problems) or (
+        f"products over {dp['distance']} steps: median {_f(dp['median'])}, mean {_f(dp['mean'])}, largest "
+        f"{_f(dp['max'])}; above 0.01, 0.1, 0.5: {', '.join(f'{x:.3f}' for x in shares)}")
+
+
+def some_direct_paths_keep_a_tenth(d):
+    g = d["gradient_by_distance"]
+    dp, mean = g["direct_path"], g["forget_gate"]["mean"]
+    share, kept = dp["share_above_0.1"], mean ** dp["distance"]
+    return (share >= DIRECT_PATH_SHARE_ABOVE_01_MIN and 0.1 >= DIRECT_PATH_MEAN_GATE_MARGIN * kept,
+            f"{share:.3f} of the products over {dp['distance']} steps are above 0.1 (needs >= "
+            f"{DIRECT_PATH_SHARE_ABOVE_01_MIN}); a constant gate at the mean {mean:.3f} keeps {kept:.3g} (needs "
+            f"<= 0.1 / {DIRECT_PATH_MEAN_GATE_MARGIN:g})")
+
+
+def direct_path_compared_with_measured_fall(d):
+    g = d["gradient_by_distance"]
+    carried, fall = g["direct_path"]["carried_fall"], lstm_fall(g, g["direct_path"]["distance"])
+    if not (carried > 0 and fall > 0):
+        return False, f"nothing to compare: the direct path carries {_f(carried)}, the measured fall is {_f(fall)}"
+    verdict, ratio = direct_path_comparison(g)
+    return True, (f"the direct path alone carries {carried:.3g} of the gradient {g['direct_path']['distance']} "
+                  f"characters back, the measured fall is {fall:.3g} (ratio {ratio:.3g}): the box says '{verdict}'")
+
+
 def many_forget_gates_near_1(d):
     fg = d["gradient_by_distance"]["forget_gate"]
     return (fg["share_above_0.99"] >= FORGET_SHARE_099_MIN,
@@ -220,6 +291,22 @@ def unclipped_worse_than_uniform(d):
     return final > LN65, f"unclipped final training loss {final:.3f} nats, uniform guess ln 65 = {LN65:.3f}"
 
 
+UNCLIPPED_SPIKE_MIN = 2.0            # "spikes": the unclipped loss reaches at least twice ln 65 ...
+UNCLIPPED_FALLS_BACK_MAX = 0.5       # "then falls back": ... and ends below half its peak
+
+
+def unclipped_loss_spikes_then_falls(d):
+    losses = [v for v in d["clipping_demo"]["unclipped"]["loss"] if v is not None]
+    final = d["clipping_demo"]["unclipped"]["final_loss"]
+    if not losses or final is None:
+        return False, "the unclipped run has no finite loss to end on"
+    peak = max(losses)
+    return (peak >= UNCLIPPED_SPIKE_MIN * LN65 and final <= UNCLIPPED_FALLS_BACK_MAX * peak,
+            f"unclipped loss peaks at {peak:.3g} at step {losses.index(peak) + 1} (needs >= {UNCLIPPED_SPIKE_MIN:g} x "
+            f"ln 65 = {UNCLIPPED_SPIKE_MIN * LN65:.3g}) and ends at {final:.3g} (needs <= "
+            f"{UNCLIPPED_FALLS_BACK_MAX:g} x the peak)")
+
+
 def clipped_far_better(d):
     final = d["clipping_demo"]["clipped"]["final_loss"]
     if final is None:
@@ -255,8 +342,8 @@ CLAIMS: tuple[Claim, ...] = (
           "It falls by a roughly constant factor per character: log10 of the norm against distance is close "
           f"to a straight line (R^2 at least {CONSTANT_RATE_R2_MIN}).", rnn_gradient_constant_factor),
     Claim("rnn_gradient_never_exactly_zero_within_the_chunk",
-          "The RNN's float32 gradient never becomes exactly 0 within the chunk: at no distance is every "
-          "entry 0.", rnn_gradient_never_exactly_zero),
+          "At no distance within the chunk is every entry of the RNN's float32 gradient exactly 0 in every "
+          "chunk.", rnn_gradient_never_exactly_zero),
     Claim("naive_float32_norm_reads_zero",
           "A norm taken in float32 reads 0 from some distance within the chunk although the gradient is not 0 "
           "there: its entries are below 2^-75 (about 2.6e-23), whose squares are 0 in float32.",
@@ -268,14 +355,32 @@ CLAIMS: tuple[Claim, ...] = (
           "The LSTM's gradient falls over 50 characters far less (at least 100 times less) than a constant "
           "forget gate at the measured mean would make it fall (mean^50).", mean_gate_cannot_explain_lstm_curve),
     Claim("many_forget_gates_near_1",
-          "A sizeable share (at least 10%) of the trained LSTM's forget-gate entries is above 0.99, where the "
-          "direct path keeps more than 0.99^50 (about 60%) over 50 characters.", many_forget_gates_near_1),
+          "A sizeable share (at least 10%) of the trained LSTM's forget-gate entries is above 0.99 (one step "
+          "each: what the direct path keeps over 50 steps is the product of 50 of them).", many_forget_gates_near_1),
+    Claim("direct_path_products_recorded_consistently",
+          "The direct-path products (each unit's forget gates multiplied over the last 50 steps of a chunk, "
+          "Equation 11) are recorded over 50 steps, with a median, shares above 0.01, 0.1 and 0.5 and a mean that "
+          "agree, and the direct path carries no more of the gradient than the cell state holds at the last "
+          "position allows, given the largest product and the share on the units whose product is above 0.1.",
+          direct_path_recorded_consistently),
+    Claim("some_direct_paths_keep_a_tenth",
+          f"On some units (at least {DIRECT_PATH_SHARE_ABOVE_01_MIN:.0%} of the unit-chunk products) the direct path "
+          "keeps more than a tenth of the gradient over 50 steps, at least 100 times what a constant gate at the "
+          "mean would keep (mean^50).", some_direct_paths_keep_a_tenth),
+    Claim("direct_path_compared_with_measured_fall",
+          "The LSTM box compares what the direct path alone carries 50 characters back with the measured fall, "
+          f"and says 'about the same size' (within a factor of {DIRECT_PATH_SAME_SIZE:g}), 'far less' or 'more' as "
+          "the data has it (scripts/site_data.py picks the sentence with direct_path_comparison).",
+          direct_path_compared_with_measured_fall),
     Claim("forget_gate_histogram_consistent",
           "The forget-gate histogram (the forget-gate demo's material) agrees with the recorded mean and "
           "shares above 0.9 and 0.99.", forget_gate_histogram_consistent),
     Claim("unclipped_sgd_worse_than_uniform",
           "Without clipping, the SGD run ends at a training loss worse than the uniform guess, ln 65.",
           unclipped_worse_than_uniform),
+    Claim("unclipped_sgd_loss_spikes_then_falls_back",
+          "Without clipping, the SGD run's loss spikes (to at least twice ln 65) and then falls back (ending below "
+          "half its peak): the clipping figure's alt text.", unclipped_loss_spikes_then_falls),
     Claim("clipped_sgd_far_better",
           f"With clipping, the same SGD run ends far better than the uniform guess "
           f"(below {fmt_num(CLIPPED_FINAL_LOSS_MAX)} nats).",

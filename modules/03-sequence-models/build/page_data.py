@@ -16,11 +16,12 @@ from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_pp
                                 fmt_short)
 from scripts.site_data import provenance_line
 
-from . import MODULE
+from . import MODULE, claims
 
 WORKED_FILE = paths.rel(MODULE.worked_examples)     # named in the worked tables' captions
 MODEL_ORDER = ("uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm")
 # what site_data checks in data/<id>/worked_examples.json before formatting it
+WORKED_PROVENANCE = ("lab_source_sha256", "torch", "seed")
 WORKED_SHAPE = {"one_unit_rnn": ("cases", ("w", "h", "distance", "factor")),
                 "temperature": ("rows", ("tau", "probs", "frequencies"))}
 
@@ -64,21 +65,53 @@ def gradient_variables(g: dict) -> dict:
         "chunks": str(g["chunks"]),
         "chunk_length": str(g["chunk_length"]),
         "spectral_W": fmt_fixed(g["rnn_spectral_norm_W"], 1),
-        "ratio_at_50": fmt_sci(ratio) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
-        "forget_mean": fmt_fixed(fg["mean"], 2),
+        "ratio_at_50": fmt_sci(ratio, 2) if ratio is not None else "not measurable (the RNN's is exactly 0 there)",
+        "forget_mean": fmt_fixed(fg["mean"], 3),      # three decimals: its 50th power depends on the third
         "forget_share_09": fmt_percent(fg["share_above_0.9"]),
         "forget_share_099": fmt_percent(fg["share_above_0.99"]),
     }
     # the float32 facts of the Part A box (both required by the schema; "never" when not reached)
     out["first_all_zero"] = distance_or_never(g["rnn_first_all_zero_distance"])
     out["naive_norm_zero"] = distance_or_never(g["rnn_naive_norm_zero_distance"])
-    out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 2)
-    # the LSTM box: what the mean gate (as shown) would predict over 50 steps, against the measured fall
-    out["forget_mean_pow_50"] = fmt_sci(float(out["forget_mean"]) ** 50)
-    if 50 in g["distance"]:
-        at = g["distance"].index(50)
-        out["lstm_fall_50"] = fmt_sci(g["lstm_grad_norm"][at] / g["lstm_grad_norm"][g["distance"].index(0)])
+    out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 3)   # as the notebook prints it
+    # the LSTM box: what a constant gate at the mean would keep over 50 steps, against the measured fall; both
+    # from the unrounded data, to two figures, as the notebook prints them (9.3e-08 there, 9.3 × 10⁻⁸ here)
+    if not {0, 50} <= set(g["distance"]):
+        raise ValueError("gradient_by_distance lacks distance 0 or 50, which the LSTM box compares")
+    out["forget_mean_pow_50"] = fmt_sci(fg["mean"] ** 50, 2)
+    out["lstm_fall_50"] = fmt_sci(claims.lstm_fall(g, 50), 2)
+    out.update(direct_path_variables(g))
     return out
+
+
+# the LSTM box's last sentence, by what the direct path alone carries against the measured fall
+# (claims.direct_path_comparison decides; the claim direct_path_compared_with_measured_fall states it)
+DIRECT_PATH_VERDICT = {
+    "same": "about the same size, so the direct path alone can account for what reaches 50 characters back.",
+    "less": ("far less, so most of what reaches 50 characters back comes along the cell's other paths, through "
+             "the hidden state and the gates, which the direct path leaves out."),
+    "more": ("more than was measured, so the cell's other paths, through the hidden state and the gates, "
+             "partly cancel what the direct path carries."),
+}
+
+
+def fmt_product(x: float) -> str:
+    """A product of gates: two decimals from 0.01 up (0.21), two figures times a power of ten below (3.1 × 10⁻⁴)."""
+    return fmt_fixed(x, 2) if x >= 0.01 else fmt_sci(x, 2)
+
+
+def direct_path_variables(g: dict) -> dict:
+    dp = g["direct_path"]
+    return {
+        "direct_distance": str(dp["distance"]),
+        "direct_median": fmt_product(dp["median"]),
+        "direct_share_05": fmt_percent(dp["share_above_0.5"]),
+        "direct_share_01": fmt_percent(dp["share_above_0.1"]),
+        "direct_share_001": fmt_percent(dp["share_above_0.01"]),
+        "direct_kept_share": fmt_product(dp["kept_share_at_0"]),
+        "direct_carried": fmt_sci(dp["carried_fall"], 2),
+        "direct_verdict": DIRECT_PATH_VERDICT[claims.direct_path_comparison(g)[0]],
+    }
 
 
 def clipping_variables(c: dict) -> dict:
@@ -159,6 +192,15 @@ def one_unit_row(case: dict) -> str:
             f"${f}^{{{d}}} \\approx {fmt_sci(float(f) ** d, tex=True)}$ | ${fmt_sci(abs(w) ** d, tex=True)}$ |")
 
 
+def worked_provenance(worked: dict) -> list[str]:
+    """The worked examples' provenance, in its own div below each of their tables."""
+    p = worked["provenance"]
+    return ["::: {.provenance}",
+            f"*Provenance:* `{WORKED_FILE}`, computed by `python3 -m scripts.worked_examples` with the "
+            f"lab's own functions (lab source `{p['lab_source_sha256'][:12]}`), torch {p['torch']}, seed {p['seed']}.",
+            ":::", ""]
+
+
 def worked_rnn_table(worked: dict) -> str:
     return "\n".join([
         "| Case | One-step factor $(1 - h_j^2)\\,w$ | Product over a distance $t - s$ | Bound $\\lvert w \\rvert^{t-s}$ |",
@@ -166,8 +208,9 @@ def worked_rnn_table(worked: dict) -> str:
         *(one_unit_row(case) for case in worked["one_unit_rnn"]["cases"]),
         "",
         ": One hidden unit, three cases (the one-step factor is computed by autograd through the lab's "
-        "`rnn_cell_step`, in `" + WORKED_FILE + "`).",
+        f"`rnn_cell_step`, in `{WORKED_FILE}`).",
         "",
+        *worked_provenance(worked),
     ])
 
 
@@ -185,7 +228,7 @@ def worked_temperature_table(worked: dict) -> str:
         lines.append(f"| {fmt_short(tau)} | $({scaled})$ | $({probs})$ | $({drawn})$ |")
     logits = ", ".join(fmt_short(x) for x in z)
     lines += ["", f": Logits $z_t = ({logits})$ at three temperatures (@eq-temperature), and what the lab's sampler "
-              "draws (`" + WORKED_FILE + "`).", ""]
+              f"draws (`{WORKED_FILE}`).", "", *worked_provenance(worked)]
     return "\n".join(lines)
 
 
