@@ -7,7 +7,7 @@ SETTINGS ?= full
 MODULE ?=
 ONE = $(if $(MODULE),--module $(MODULE))
 
-.PHONY: setup notebooks data figures site test quick-build benchmark mutation module clean
+.PHONY: setup notebooks data figures site handouts test quick-build benchmark mutation module clean
 
 setup:
 	bash scripts/setup.sh
@@ -30,6 +30,12 @@ figures:
 
 site: setup notebooks data figures
 	$(PY) -m scripts.render_site
+
+# PDFs of each module's page (A4, every box open, page numbers) and of its deck (one slide per page;
+# and with its speaker notes), printed by Chromium from the rendered site into _site/modules/<id>/ and
+# linked from the page and the deck (scripts/handouts.mjs); the Site workflow publishes them
+handouts: site
+	node scripts/handouts.mjs
 
 # a new module from the template (scripts/new_module.py): make module ID=04-attention TITLE="Attention"
 module:

@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-python3}
 
-$PY -m pip install --quiet --disable-pip-version-check -r requirements.txt
+# (as root, pip warns about running as root on every install: a set-up warning nobody acts on)
+PIP_ROOT_USER_ACTION=ignore $PY -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
 if [ -f package-lock.json ]; then
   npm ci --silent --no-audit --no-fund
@@ -21,6 +22,28 @@ if [ ! -x /usr/bin/chromium ]; then
   else
     echo "note: /usr/bin/chromium is missing; the browser tests will be skipped (apt-get install chromium)" >&2
   fi
+fi
+
+# pdftotext (poppler-utils) reads the handout PDFs in their test (tests/js/handouts.test.mjs)
+if ! command -v pdftotext >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null) \
+      || echo "note: could not install poppler-utils; the handout test will be skipped" >&2
+  else
+    echo "note: pdftotext is missing; the handout test will be skipped (apt-get install poppler-utils)" >&2
+  fi
+fi
+
+# Quarto: the version the Site workflow publishes with is named once, in .quarto-version
+want=$(tr -d '[:space:]' < .quarto-version)
+if command -v quarto >/dev/null 2>&1; then
+  have=$(quarto --version 2>/dev/null | tr -d '[:space:]')
+  if [ "$have" != "$want" ]; then
+    echo "note: quarto $have is installed, but the site is published with Quarto $want (.quarto-version):" >&2
+    echo "      the rendered-site tests will fail until you install $want (https://github.com/quarto-dev/quarto-cli/releases/tag/v$want)" >&2
+  fi
+else
+  echo "note: quarto is not on PATH; install Quarto $want (.quarto-version) to render the site and run its tests" >&2
 fi
 
 # the site's self-hosted JavaScript (vendor/), which the offline browser test serves

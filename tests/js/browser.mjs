@@ -38,10 +38,13 @@ function body(file, bytes, req) {
   return {bytes: gzipped.get(key), encoding: "gzip"};
 }
 
-/** Serve `root` on 127.0.0.1 (a random port); `virtual` maps URL paths to in-memory pages. */
-export async function serve(root, virtual = {}) {
+/** Serve `root` on 127.0.0.1 (a random port); `virtual` maps URL paths to in-memory pages.  With
+ * `base` (the path of the site's site-url, such as /module-03-sequence-models/), addresses below it
+ * are served too, as GitHub Pages serves them (the 404 page's links are rooted there). */
+export async function serve(root, virtual = {}, {base = "/"} = {}) {
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (base !== "/" && path.startsWith(base)) path = "/" + path.slice(base.length);
     if (virtual[path] !== undefined) {
       res.writeHead(200, {"content-type": TYPES[extname(path)] || "text/html; charset=utf-8"});
       return res.end(virtual[path]);

@@ -116,7 +116,9 @@ async function demosOffScreen(page) {
 
 test("the rendered site: every page offline, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
   const {dir, renderSeconds, reused} = await renderedSite();
-  const site = await serve(join(dir, "_site"));
+  // the path of _quarto.yml's site-url: the 404 page's links are rooted there, as on GitHub Pages
+  const siteUrl = /^\s*site-url:\s*(\S+)/m.exec(readFileSync(join(dir, "_quarto.yml"), "utf8"))?.[1];
+  const site = await serve(join(dir, "_site"), {}, {base: siteUrl ? new URL(siteUrl).pathname : "/"});
   const {chromium} = await import("playwright-core");
   const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true});
   t.after(async () => { await browser.close(); await site.close(); });
