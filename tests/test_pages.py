@@ -755,3 +755,35 @@ def test_every_table_of_numbers_says_where_they_come_from(gen):
     for name in ("_results-table.md", "_worked-one-unit.md", "_worked-temperature.md"):
         text = (out / GENERATED_REL / name).read_text(encoding="utf-8")
         assert "::: {.provenance}\n*Provenance:* `data/" in text, name
+
+
+def measured_display_values(values) -> set[str]:
+    """The display strings of a module's page values that carry a measurement's digits (a decimal with three
+    significant digits or more, or a power of ten): no page of the module may type one of them.  Settings
+    (k = 0.01, d_h = 256, 1,000 steps) do not look like that and may be written in prose and code."""
+    found = set()
+    stack = [values]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, str) and re.fullmatch(r"[\d.,%×⁰¹²³⁴⁵⁶⁷⁸⁹⁻ ]+", v):
+            significant = re.sub(r"^[0.,]+", "", re.sub(r"[^\d.,].*$", "", v)).replace(".", "").replace(",", "")
+            if "×" in v or ("." in v and len(significant) >= 3):
+                found.add(v)
+    return found
+
+
+@pytest.mark.parametrize("module", course.modules(), ids=lambda m: m.id)
+def test_no_module_types_its_measured_values(module):
+    """The guard for every module of the course: the values its committed _metadata.yml gives (formatted from
+    its data) appear on its pages only through {{< meta data.KEY >}}, never typed."""
+    values = yaml.safe_load((ROOT / module.metadata_file).read_text(encoding="utf-8"))["data"]
+    shown = measured_display_values(values)
+    assert shown, f"{module.id}: no measured values to guard (is _metadata.yml empty?)"
+    for page in sorted(module.dir.glob("*.qmd")):
+        raw = page.read_text(encoding="utf-8")
+        for v in shown:
+            hit = re.search(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", raw)
+            assert not hit, f"{page.relative_to(ROOT)} types {module.id}'s measured value {v!r}: " + \
+                raw[max(0, hit.start() - 60):hit.end() + 30].replace("\n", " ")
