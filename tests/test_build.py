@@ -316,9 +316,9 @@ def test_quick_build_end_to_end(tmp_path):
     assert len(d["claims"]) == len(M3.build.claims.CLAIMS)
     assert not claims.failed(claims.evaluate(M3, d)[:1]), "the n-gram rows must match Lab 1 at any settings"
     for n in M3.build.plots.FIGURE_NAMES:
-        assert (out / "figures" / n).stat().st_size > 1000
-    assert (out / "build" / "executed.ipynb").exists()
-    notebook_and_page_agree(out / "build" / "executed.ipynb", d)
+        assert (out / "figures" / M3.id / n).stat().st_size > 1000
+    assert (out / "build" / M3.id / "executed.ipynb").exists()
+    notebook_and_page_agree(out / "build" / M3.id / "executed.ipynb", d)
     # the committed full results were not touched
     assert snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
