@@ -2,9 +2,11 @@
 
     make mutation                         # both tools, a few minutes each on 2 cores
     python3 -m scripts.mutation --python  # mutmut only (or --js: Stryker only)
+    python3 -m scripts.mutation --python --group site_data.py   # one group of setup.cfg
 
 mutmut (requirements-dev.txt; its settings in setup.cfg) mutates the build and site code
-(scripts/formatting, results, claims, files, site_data, build), one module group at a time, and runs
+(scripts/formatting, results, claims, files, site_data, build; a module's own build code under
+modules/<id>/build/ is loaded by path, out of mutmut's reach), one group at a time, and runs
 for each mutant those of the group's fast tests that reach the mutated function.  Stryker (package.json devDependencies; settings in
 stryker.config.json) mutates the demo modules and runs their node tests.  Both run in a temporary
 copy of the project (the last commit, or with --worktree the work tree as it is), so the work tree
@@ -90,7 +92,7 @@ def set_mutmut_scope(copy: Path, files: list[str], tests: list[str]) -> None:
         cfg.write(f)
 
 
-def run_mutmut(copy: Path) -> tuple[int, int]:
+def run_mutmut(copy: Path, only: str | None = None) -> tuple[int, int]:
     """mutmut once per group (each module against the tests written for it, so that a run takes
     minutes); the counts added up, the survivors listed in build/mutation/mutmut-results.txt."""
     # each lab's corpus stays where it is (the copy has no ../shared beside it); one corpus per run
@@ -101,6 +103,8 @@ def run_mutmut(copy: Path) -> tuple[int, int]:
     caught = counted = 0
     listings, per_group = [], {}
     for files, tests in mutmut_groups(copy):
+        if only and not any(only in f for f in files):
+            continue
         set_mutmut_scope(copy, files, tests)
         shutil.rmtree(copy / "mutants", ignore_errors=True)
         subprocess.run(mutmut + ["run", "--max-children", "2"], cwd=copy, env=env, check=True)
@@ -134,6 +138,7 @@ def main(argv=None) -> int:
     only = ap.add_mutually_exclusive_group()
     only.add_argument("--python", action="store_true", help="mutmut only")
     only.add_argument("--js", action="store_true", help="Stryker only")
+    ap.add_argument("--group", metavar="FILE", help="mutmut: only the groups that mutate a file whose path contains FILE")
     ap.add_argument("--worktree", action="store_true",
                     help="test the work tree as it is (uncommitted changes included), not the last commit")
     args = ap.parse_args(argv)
@@ -142,7 +147,7 @@ def main(argv=None) -> int:
         copy = Path(tmp)
         copy_project(copy, args.worktree)
         if not args.js:
-            scores["Python (mutmut)"] = run_mutmut(copy)
+            scores["Python (mutmut)"] = run_mutmut(copy, args.group)
         if not args.python:
             scores["JavaScript (Stryker)"] = run_stryker(copy)
     print(f"\nmutation scores (reports in {paths.rel(REPORTS)}; harmless survivors: tests/mutation-survivors.md)")
