@@ -251,3 +251,18 @@ def test_non_finite_numbers_are_rejected(tmp_path):
     with pytest.raises(results.ResultsError, match="non-finite"):
         results.load_results(M3, p)
     assert results.finite_or_none({"a": [1.0, float("nan"), float("inf")]}) == {"a": [1.0, None, None]}
+
+
+def test_staleness_checks_the_modules_own_figures_by_default(tmp_path, monkeypatch):
+    """No figures_dir given: the module's figures/<id>/ is the one checked (None skips the check)."""
+    data = results_file(tmp_path)
+    sha = results.load_results(M3, data)["provenance"]["lab_source_sha256"]
+    empty = tmp_path / "no-figures"
+    empty.mkdir()
+    monkeypatch.setattr(type(M3), "figures_dir", property(lambda self: empty))
+    s = results.staleness(M3, data, current_sha256=sha)
+    assert s.state == "figures" and all(n in s.message for n in M3.build.plots.FIGURE_NAMES)
+    assert results.staleness(M3, data, figures_dir=None, current_sha256=sha).fresh
+    for name in M3.build.plots.FIGURE_NAMES:
+        (empty / name).write_text("<svg/>", encoding="utf-8")
+    assert results.staleness(M3, data, current_sha256=sha).fresh
