@@ -17,8 +17,8 @@
 //    such box, and a figure's image box (site.css lets Figures 1-2 scroll on a phone), is
 //    keyboard-focusable (tabindex="0"), so it can be scrolled without a mouse.
 // 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
-// 4. Less to load: the dark theme's stylesheets load only when dark mode is on, and the demos'
-//    modules and data are fetched alongside the OJS runtime (preload hints), not after it.
+// 4. Less to load: the dark theme's stylesheets load only when dark mode is on.  (The OJS runtime and
+//    the demos' modules load on demand, not at load: scripts/vendor_js.py --post-render.)
 // The CSS for these boxes is in site.css.  Reveal.js decks are left to their own MathJax plugin.
 // A page's typeset formulas are kept in .quarto/typeset-cache/ (Quarto's scratch folder), so a render
 // that changes no formula of a page skips MathJax for it; a finished page is marked and never redone.
@@ -131,21 +131,6 @@ export function darkThemeOnDemand(html) {
   return html.replace(DARK_SHEET, (link) => link.replace('rel="stylesheet"', 'rel="disabled-stylesheet"'));
 }
 
-// The OJS runtime asks for the demos' modules and data only once it has loaded and parsed itself:
-// hints in the head fetch them alongside it instead of after it.
-const OJS_CONTENTS = /<script type="ojs-module-contents">\s*([A-Za-z0-9+/=]+)\s*<\/script>/;
-
-export function preloadOjsInputs(html) {
-  const m = OJS_CONTENTS.exec(html);
-  if (!m) return html;
-  const sources = JSON.parse(Buffer.from(m[1], "base64").toString("utf8")).contents.map((c) => c.source).join("\n");
-  const modules = new Set([...sources.matchAll(/import\(new URL\("([^"]+)", document\.baseURI\)/g)].map((x) => x[1]));
-  const files = new Set([...sources.matchAll(/FileAttachment\("([^"]+)"\)/g)].map((x) => x[1]));
-  const hints = [...[...modules].map((href) => `<link rel="modulepreload" href="${href}">`),
-    ...[...files].map((href) => `<link rel="preload" href="${href}" as="fetch" crossorigin="anonymous">`)];
-  return hints.length ? html.replace("</head>", `${hints.join("\n")}\n</head>`) : html;
-}
-
 /** The markup replacing one formula span. */
 function formulaMarkup(t, kind, rawTex, where) {
   const display = kind === "display";
@@ -185,7 +170,7 @@ function typesetFormulas(formulas, fontURL, where, cacheDir) {
 export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
   if (/<div class="reveal"/.test(html)) return null;
   if (html.includes(FINISHED)) return {finished: true};
-  html = preloadOjsInputs(darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html)))));
+  html = darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html))));
   html = html.replace("</head>", `${FINISHED}\n</head>`);
   const formulas = [...html.matchAll(MATH_SPAN)].map((m) => [m[1], m[3]]);
   if (formulas.length === 0) return {html, count: 0};
@@ -205,10 +190,10 @@ function htmlFiles(dir) {
 
 /** Finish every page of `site`; formulas are cached in `cacheDir` (after a render of every page, the
     entries no page used are removed). */
-export function typesetSite(site, cacheDir = null) {
-  let pages = 0, formulas = 0, earlier = 0;  // pages changed, formulas typeset, pages finished before
+export function typesetSite(site, cacheDir = null, files = null) {
+  let pages = 0, formulas = 0, earlier = files ? 1 : 0;  // pages changed, formulas typeset, pages finished before
   const used = new Set();
-  for (const file of htmlFiles(site)) {
+  for (const file of files ?? htmlFiles(site)) {
     const depth = relative(site, file).split(sep).length - 1;
     const fontURL = `${"../".repeat(depth) || "./"}${FONTS}`;
     const result = typesetPage(readFileSync(file, "utf8"), fontURL, relative(site, file), cacheDir);
@@ -235,7 +220,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const t0 = Date.now();
     // Quarto runs this in the project folder: its scratch folder .quarto/ keeps the cache between renders
     const cache = existsSync(".quarto") ? join(".quarto", "typeset-cache") : null;
-    const {pages, formulas} = typesetSite(site, cache);
+    // a render of some pages (`quarto render PAGE`, `quarto preview`) lists what it wrote: only those
+    const listed = process.env.QUARTO_PROJECT_RENDER_ALL ? null : process.env.QUARTO_PROJECT_OUTPUT_FILES;
+    const files = listed == null ? null : listed.split("\n").filter((f) => f.endsWith(".html"))
+      .map((f) => resolve(process.env.QUARTO_PROJECT_DIR || ".", f)).filter((f) => existsSync(f));
+    const {pages, formulas} = typesetSite(site, cache, files);
     console.log(`typeset: ${formulas} formulas on ${pages} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   } catch (err) {
     console.error(`typeset: ${err.message}`);

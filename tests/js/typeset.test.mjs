@@ -62,21 +62,13 @@ test("a site: fonts are found relative to each page's folder", () => {
   assert.match(readFileSync(join(site, "modules", "m", "index.html"), "utf8"), /url\("\.\.\/\.\.\/vendor\/mathjax\/output\/chtml\/fonts\/woff-v2\//);
 });
 
-test("less to load: the dark theme waits for dark mode; the demos' modules and data are preloaded", async () => {
-  const {darkThemeOnDemand, preloadOjsInputs} = await import("../../scripts/typeset.mjs");
+test("less to load: the dark theme waits for dark mode", async () => {
+  const {darkThemeOnDemand} = await import("../../scripts/typeset.mjs");
   const links = `<link href="b.min.css" rel="stylesheet" class="quarto-color-scheme" id="quarto-bootstrap" data-mode="light">
 <link href="b-dark.min.css" rel="stylesheet" append-hash="true" class="quarto-color-scheme quarto-color-alternate" id="quarto-bootstrap" data-mode="dark">`;
   const out = darkThemeOnDemand(links);
   assert.match(out, /href="b\.min\.css" rel="stylesheet"/);
   assert.match(out, /href="b-dark\.min\.css" rel="disabled-stylesheet"/);
-  const cells = {contents: [{source: 'libs = import(new URL("../../vendor/observable-libs.js", document.baseURI).href)'},
-    {source: 'd = import(new URL("./gradient-demo.js", document.baseURI).href)\nb = FileAttachment("../../data/baselines.json").json()'}]};
-  const html = `<head></head><script type="ojs-module-contents">\n${Buffer.from(JSON.stringify(cells)).toString("base64")}\n</script>`;
-  assert.equal(preloadOjsInputs(html), `<head><link rel="modulepreload" href="../../vendor/observable-libs.js">
-<link rel="modulepreload" href="./gradient-demo.js">
-<link rel="preload" href="../../data/baselines.json" as="fetch" crossorigin="anonymous">
-</head><script type="ojs-module-contents">\n${Buffer.from(JSON.stringify(cells)).toString("base64")}\n</script>`);
-  assert.equal(preloadOjsInputs("<head></head>"), "<head></head>", "a page with no OJS gets no hints");
 });
 
 test("a finished page is left alone; a page's formulas come from the cache when unchanged", () => {
