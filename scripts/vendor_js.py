@@ -54,9 +54,10 @@ PINNED = {
     "htl": "0.3.1",
 }
 
-# MathJax's es5/ parts the site serves: the combined component, the CHTML fonts, and what the
-# MathJax menu can load on demand (accessibility, speech rule engine, extra TeX packages)
-MATHJAX_PARTS = ["tex-chtml-full.js", "output", "input", "a11y", "ui", "sre", "adaptors"]
+# MathJax's es5/ parts the site serves, only what its pages load: the combined component (it holds
+# every TeX package and the menu), which the deck loads (_extensions/course/reveal-mathjax.js), and
+# the CHTML fonts, which the deck and the pages typeset at render time (scripts/typeset.mjs) use
+MATHJAX_PARTS = ["tex-chtml-full.js", "output/chtml/fonts/woff-v2"]
 
 CDN_PATTERN = re.compile(r"https?://(?:cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|unpkg\.com|polyfill\.io)[^\"'\s)]*")
 POLYFILL_TAG = re.compile(r"[ \t]*<script\b[^>]*\bsrc=\"https?://[^\"]*polyfill[^\"]*\"[^>]*>\s*</script>[ \t]*\n?")
@@ -130,17 +131,20 @@ def vendor(dest: Path = paths.VENDOR) -> None:
     dest.mkdir(exist_ok=True)
     stamp = dest / "VERSIONS.json"
     mj_src, mj_dest = package_dir("mathjax") / "es5", dest / "mathjax"
-    current = stamp.exists() and json.loads(stamp.read_text()) == versions
+    current = stamp.exists() and json.loads(stamp.read_text()) == {**versions, "mathjax-parts": MATHJAX_PARTS}
     if not (current and (mj_dest / "tex-chtml-full.js").exists()):
         if mj_dest.exists():
             shutil.rmtree(mj_dest)
         mj_dest.mkdir()
         for part in MATHJAX_PARTS:
             src = mj_src / part
+            (mj_dest / part).parent.mkdir(parents=True, exist_ok=True)
             (shutil.copytree if src.is_dir() else shutil.copy2)(src, mj_dest / part)
         shutil.copy2(package_dir("mathjax") / "LICENSE", mj_dest / "LICENSE")
-    write_if_changed(dest / "observable-libs.js", build_observable_libs())
-    write_if_changed(stamp, json.dumps(versions, indent=2) + "\n")
+    # (with nothing changed, a render's vendoring step only compares this stamp)
+    if not (current and (dest / "observable-libs.js").exists()):
+        write_if_changed(dest / "observable-libs.js", build_observable_libs())
+    write_if_changed(stamp, json.dumps({**versions, "mathjax-parts": MATHJAX_PARTS}, indent=2) + "\n")
     print(f"vendor_js: {rel(dest)}/ ready "
           f"({', '.join(f'{k} {v}' for k, v in versions.items())})")
 
