@@ -162,7 +162,7 @@ RUNTIME_MIN = "quarto-ojs-runtime.min.js"
 # The inline module that replaces Quarto's: the page's text, equations and figures paint with no
 # OJS script at all; the (minified) runtime is imported once a reader may see a demo: an OJS cell's
 # output within a screen of the viewport (a collapsed callout's stay hidden until it opens), a deck's
-# current slide holding one, or the reader's first scroll, key or touch.  Each demo then draws when it
+# current slide holding one (a printed handout: at once), or the reader's first scroll, key or touch.  Each demo then draws when it
 # nears the screen (seen() in _extensions/course/demo-setup.qmd).  The demos' modules are preloaded
 # alongside the runtime, not at load.
 OJS_ON_DEMAND = """<script type="module" id="ojs-on-demand">
@@ -186,7 +186,7 @@ for (const type of WAKE) addEventListener(type, start, {capture: true, passive: 
 if (document.querySelector(".reveal")) {
   const check = () => { if (document.querySelector(".reveal .slides section.present [id^=ojs-cell-]")) start(); };
   for (const type of ["ready", "slidechanged"]) document.addEventListener(type, check);
-  check();
+  if (/print-pdf/i.test(location.search)) start(); else check();
 } else {
   io = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) start(); }, {rootMargin: "100%% 0px"});
   for (const cell of document.querySelectorAll("[id^=ojs-cell-]")) io.observe(cell);

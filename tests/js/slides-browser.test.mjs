@@ -46,7 +46,12 @@ async function openDeck(page, origin, query = "") {
     const math = [...document.querySelectorAll(".reveal .slides .math")];
     return math.length > 0 && math.every((m) => m.querySelector("mjx-container"));
   }, null, {timeout: 60_000});
+  // the demo draws when its slide (or one beside it) is shown, or at once in the handout
+  if (!query.includes("print-pdf")) {
+    await page.evaluate(() => Reveal.slide(Reveal.getSlides().findIndex((s) => s.querySelector(".gradient-demo"))));
+  }
   await page.waitForSelector('.gradient-demo svg[class^="plot"] path', {state: "attached", timeout: 60_000});
+  if (!query.includes("print-pdf")) await page.evaluate(() => Reveal.slide(0));
 }
 
 /** Every slide in order: its id, heading, room clock, notes, and what it holds. */
