@@ -5,7 +5,8 @@
 //   node scripts/bench_site.mjs              # everything (about 15 minutes on 2 busy cores)
 //   node scripts/bench_site.mjs --no-render  # only the pages, from the renders of the last run
 //
-// In build/bench/ it renders, each with a plain `quarto render`:
+// In $TMPDIR/bench-site-<hash>/ (outside the project, whose render globs would find copies in it)
+// it renders, each with a plain `quarto render`:
 //   bare/     a bare Quarto website (this site's theme and settings): bare.html, text only, and
 //             bare-ojs.html, the same text with the site's self-hosted Observable libraries, one
 //             slider and one plot (the issue's reference pages)
@@ -28,11 +29,14 @@ import {cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeF
 import {dirname, join, resolve} from "node:path";
 import {execFileSync, spawnSync} from "node:child_process";
 import {fileURLToPath, pathToFileURL} from "node:url";
-import {cpus, totalmem} from "node:os";
+import {cpus, totalmem, tmpdir} from "node:os";
+import {createHash} from "node:crypto";
 import {serve, CHROMIUM, CHROMIUM_ARGS} from "../tests/js/browser.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(ROOT, "build", "bench");
+// the renders go outside the project: Quarto's render globs (modules/*/index.qmd) would find copies below it
+const RENDERS = join(tmpdir(), `bench-site-${createHash("sha256").update(ROOT).digest("hex").slice(0, 8)}`);
 const TOOLS = join(ROOT, "build", "bench-tools");
 const MODULE = process.env.BENCH_MODULE || "03-sequence-models";
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
@@ -312,7 +316,7 @@ function machine() {
 async function main() {
   mkdirSync(OUT, {recursive: true});
   const result = {machine: machine(), render: null, pages: {}};
-  const dirs = {bare: join(OUT, "bare"), site: join(OUT, "site"), quarto: join(OUT, "quarto")};
+  const dirs = {bare: join(RENDERS, "bare"), site: join(RENDERS, "site"), quarto: join(RENDERS, "quarto")};
   if (!args.has("--no-render")) {
     if (!existsSync(join(ROOT, "vendor", "observable-libs.js"))) execFileSync("python3", ["-m", "scripts.vendor_js"], {cwd: ROOT});
     log("rendering the bare pages");
