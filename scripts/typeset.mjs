@@ -19,7 +19,8 @@
 // 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
 // 4. Less to load: the dark theme's stylesheets load only when dark mode is on.  (The OJS runtime and
 //    the demos' modules load on demand, not at load: scripts/vendor_js.py --post-render.)
-// The CSS for these boxes is in site.css.  Reveal.js decks are left to their own MathJax plugin.
+// The CSS for these boxes is in site.css.  A reveal.js deck gets only step 1, its equations numbered
+// by MathJax's own \tag as in the browser, and loses reveal.js's math plugin (no MathJax loads).
 // A page's typeset formulas are kept in .quarto/typeset-cache/ (Quarto's scratch folder), so a render
 // that changes no formula of a page skips MathJax for it; a finished page is marked and never redone.
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync} from "node:fs";
@@ -131,10 +132,28 @@ export function darkThemeOnDemand(html) {
   return html.replace(DARK_SHEET, (link) => link.replace('rel="stylesheet"', 'rel="disabled-stylesheet"'));
 }
 
-/** The markup replacing one formula span. */
-function formulaMarkup(t, kind, rawTex, where) {
+// A reveal.js deck: Quarto's template loads reveal.js's math plugin, which loads MathJax (the deck's
+// adapter, _extensions/course/reveal-mathjax.js, and the 1.3 MB tex-chtml-full.js) and typesets in
+// the browser before the first slide is ready.  Its formulas typeset here instead, the plugin goes.
+const DECK = /<div class="reveal"/;
+const MATH_PLUGIN_SCRIPT = /[ \t]*<script src="[^"]*\/plugin\/math\/math\.js"><\/script>[ \t]*\n?/;
+const MATH_PLUGIN = /\n?[ \t]*RevealMath,/;
+
+export function deckWithoutMathPlugin(html) {
+  return html.replace(MATH_PLUGIN_SCRIPT, "").replace(MATH_PLUGIN, "");
+}
+
+/** The markup replacing one formula span (in a deck, as the browser's MathJax made it: its own \tag). */
+function formulaMarkup(t, kind, rawTex, where, deck = false) {
   const display = kind === "display";
   let tex = unescape(rawTex);
+  if (deck) {
+    try {
+      return `<span class="math ${kind}">${t.convert(tex, display)}</span>`;
+    } catch (err) {
+      throw new TexError(`${where}: TeX error in ${tex.trim()}: ${err.message}`);
+    }
+  }
   const tag = display ? TAG.exec(tex) : null;
   if (tag) tex = tex.slice(0, tag.index);
   let out;
@@ -152,12 +171,12 @@ function formulaMarkup(t, kind, rawTex, where) {
 }
 
 /** {markups, css} for a page's formulas, from `cacheDir` when the same formulas were typeset before. */
-function typesetFormulas(formulas, fontURL, where, cacheDir) {
-  const key = createHash("sha256").update(JSON.stringify([fontURL, formulas])).digest("hex").slice(0, 24);
+function typesetFormulas(formulas, fontURL, where, cacheDir, deck = false) {
+  const key = createHash("sha256").update(JSON.stringify([fontURL, formulas, deck])).digest("hex").slice(0, 24);
   const cached = cacheDir && join(cacheDir, `${key}.json`);
   if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
   const t = pageTypesetter(fontURL);
-  const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where));
+  const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where, deck));
   const result = {markups, css: t.styleSheet()};
   if (cached) {
     mkdirSync(cacheDir, {recursive: true});
@@ -166,15 +185,16 @@ function typesetFormulas(formulas, fontURL, where, cacheDir) {
   return {...result, key};
 }
 
-/** One page's HTML, finished (null for a reveal.js deck; {finished: true} for a page finished before). */
+/** One page's HTML, finished ({finished: true} for a page finished before).  A reveal.js deck gets
+    its formulas typeset and loses the math plugin, nothing else. */
 export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
-  if (/<div class="reveal"/.test(html)) return null;
   if (html.includes(FINISHED)) return {finished: true};
-  html = darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html))));
+  const deck = DECK.test(html);
+  html = deck ? deckWithoutMathPlugin(html) : darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html))));
   html = html.replace("</head>", `${FINISHED}\n</head>`);
   const formulas = [...html.matchAll(MATH_SPAN)].map((m) => [m[1], m[3]]);
-  if (formulas.length === 0) return {html, count: 0};
-  const {markups, css, key} = typesetFormulas(formulas, fontURL, where, cacheDir);
+  if (formulas.length === 0) return {html: html.replace(MATHJAX_SCRIPT, ""), count: 0};
+  const {markups, css, key} = typesetFormulas(formulas, fontURL, where, cacheDir, deck);
   let i = 0;
   const body = html.replace(MATH_SPAN, () => markups[i++]);
   const style = `<style id="MJX-CHTML-styles">\n${css}\n</style>\n`;

@@ -12,8 +12,8 @@ and every OJS cell fails with "RuntimeError: unable to load module".
 Pre-render (default): copies, from the npm packages pinned in package-lock.json (installed by
 `npm ci` in scripts/setup.sh), into vendor/ (gitignored; `project: resources` copies it to _site/):
 
-  vendor/mathjax/              MathJax 3's browser components (the `mathjax` package's es5/):
-                               tex-chtml-full.js plus the fonts and components it loads on demand
+  vendor/mathjax/              MathJax 3's CHTML fonts (the `mathjax` package's es5/output/chtml/fonts/
+                               woff-v2/), which the math typeset at render time (scripts/typeset.mjs) uses
   vendor/observable-libs.js    one ES module exporting d3, Plot, Inputs and htl, built by wrapping
                                the packages' own UMD files (the very files Quarto fetches from the
                                CDN), wired to each other instead of to jsdelivr, setting no globals
@@ -54,10 +54,10 @@ PINNED = {
     "htl": "0.3.1",
 }
 
-# MathJax's es5/ parts the site serves, only what its pages load: the combined component (it holds
-# every TeX package and the menu), which the deck loads (_extensions/course/reveal-mathjax.js), and
-# the CHTML fonts, which the deck and the pages typeset at render time (scripts/typeset.mjs) use
-MATHJAX_PARTS = ["tex-chtml-full.js", "output/chtml/fonts/woff-v2"]
+# MathJax's es5/ parts the site serves, only what its pages load: the CHTML fonts, which the pages
+# and the decks, typeset at render time (scripts/typeset.mjs), use.  No page or deck loads MathJax
+# itself (typeset.mjs removes the deck's math plugin).
+MATHJAX_PARTS = ["output/chtml/fonts/woff-v2"]
 
 CDN_PATTERN = re.compile(r"https?://(?:cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|unpkg\.com|polyfill\.io)[^\"'\s)]*")
 POLYFILL_TAG = re.compile(r"[ \t]*<script\b[^>]*\bsrc=\"https?://[^\"]*polyfill[^\"]*\"[^>]*>\s*</script>[ \t]*\n?")
@@ -132,7 +132,7 @@ def vendor(dest: Path = paths.VENDOR) -> None:
     stamp = dest / "VERSIONS.json"
     mj_src, mj_dest = package_dir("mathjax") / "es5", dest / "mathjax"
     current = stamp.exists() and json.loads(stamp.read_text()) == {**versions, "mathjax-parts": MATHJAX_PARTS}
-    if not (current and (mj_dest / "tex-chtml-full.js").exists()):
+    if not (current and all((mj_dest / part).exists() for part in MATHJAX_PARTS)):
         if mj_dest.exists():
             shutil.rmtree(mj_dest)
         mj_dest.mkdir()

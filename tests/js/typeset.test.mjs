@@ -46,10 +46,22 @@ test("tables scroll in their own box; figures and callouts are reached by keyboa
   assert.match(html, /addEventListener\("keydown"[\s\S]*<\/script>\n<\/body>/);
 });
 
-test("a TeX error stops with the page and the formula; a reveal.js deck is left alone", () => {
+test("a TeX error stops with the page and the formula; a reveal.js deck is typeset and loads no MathJax", () => {
   assert.throws(() => typesetPage(page('<span class="math inline">\\(\\frac{1}{\\)</span>'), "F", "x.html"),
     (e) => e instanceof TexError && /x\.html: TeX error in \\\(\\frac\{1\}\{\\\)/.test(e.message));
-  assert.equal(typesetPage('<div class="reveal"><span class="math inline">\\(x\\)</span></div>', "F"), null);
+  const deck = `<html><head>
+  <script src="../../site_libs/revealjs/plugin/math/math.js"></script>
+</head><body><div class="reveal"><span class="math inline">\\(x\\)</span>
+<span class="math display">\\[y \\tag{3}\\]</span></div>
+<script>Reveal.initialize({plugins: [QuartoSupport,
+          RevealMath,
+          RevealNotes]});</script></body></html>`;
+  const {html, count} = typesetPage(deck, "F");
+  assert.equal(count, 2);
+  assert.doesNotMatch(html, /plugin\/math|RevealMath|\\\(|\\\[/);
+  assert.match(html, /plugins: \[QuartoSupport,\n +RevealNotes\]/);
+  assert.match(html, /<span class="math display"><mjx-container[^>]*display="true"[\s\S]*\(3\)/, "MathJax's own tag, as in the browser");
+  assert.doesNotMatch(html, /equation-number|table-scroll/, "the page-only steps leave a deck alone");
 });
 
 test("a site: fonts are found relative to each page's folder", () => {
