@@ -46,17 +46,22 @@ async function openPage(browser, origin, path, screen) {
   return {...opened, readyMs: Date.now() - t0};
 }
 
-/** Each demo scrolled near (a demo computes and draws only as it nears the screen or its callout
-    does: seen() in _extensions/course/demo-setup.qmd), a frame apart, then the page back where it was. */
+/** Each demo scrolled near until it has drawn or failed (a demo computes and draws only as it nears
+    the screen or its callout does: seen() in _extensions/course/demo-setup.qmd; the OJS runtime
+    itself loads at the first scroll), then the page back where it was. */
 async function bringDemosNear(page) {
   await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
     const y = window.scrollY;
     for (const d of document.querySelectorAll('div[class$="-demo"]')) {
       (d.closest(".callout") || d).scrollIntoView({block: "center"});
-      await frame();
+      const t0 = performance.now();
+      while (!d.querySelector("svg, canvas, .observablehq--error") && performance.now() - t0 < 30_000) await frame();
     }
-    window.scrollTo(0, y);
+    // back: to the link's target if the address has one (the sections drawn on the way may have
+    // changed the heights above it), else to where the page was
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) target.scrollIntoView({block: "start"}); else window.scrollTo(0, y);
     await frame();
   });
 }
