@@ -53,21 +53,25 @@ async function bringDemosNear(page) {
   await page.evaluate(async () => {
     const frame = () => new Promise((r) => requestAnimationFrame(r));
     const y = window.scrollY;
+    const deck = window.Reveal?.isReady?.() ? window.Reveal : null, shown = deck?.getIndices();
     for (const d of document.querySelectorAll('div[class$="-demo"]')) {
-      (d.closest(".callout") || d).scrollIntoView({block: "center"});
+      if (deck) deck.slide(...Object.values(deck.getIndices(d.closest(".slides section"))));   // a deck: its slide shown
+      else (d.closest(".callout") || d).scrollIntoView({block: "center"});
       const t0 = performance.now();
       while (!d.querySelector("svg, canvas, .observablehq--error") && performance.now() - t0 < 30_000) await frame();
     }
     // back: to the link's target if the address has one (the sections drawn on the way may have
     // changed the heights above it), else to where the page was
     const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (target) target.scrollIntoView({block: "start"}); else window.scrollTo(0, y);
+    if (deck) deck.slide(shown.h, shown.v);
+    else if (target) target.scrollIntoView({block: "start"}); else window.scrollTo(0, y);
     await frame();
   });
 }
 
 /** Wait until the math is typeset (if the browser does it), the OJS cells have run and fonts are in. */
 async function ready(page) {
+  await page.waitForFunction(() => !document.querySelector(".reveal") || window.Reveal?.isReady?.(), null, {timeout: 30_000});
   await page.waitForFunction(() => !window.MathJax || window.MathJax.startup?.promise, null, {timeout: 30_000});
   await page.evaluate(() => window.MathJax?.startup?.promise);
   await bringDemosNear(page);
