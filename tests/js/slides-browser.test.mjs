@@ -176,8 +176,9 @@ test("the briefing deck renders and works with no network", {skip, timeout: 900_
 
   await t.test("equations and figures carry the page's numbers", () => {
     const page = readFileSync(join(site, "modules/03-sequence-models/index.html"), "utf8");
-    // the deck's TeX carries \tag{N}; the page's math is typeset at render time (scripts/typeset.mjs)
-    const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?(?:\\tag\{(\d+)\}|equation-number">\((\d+)\))/g)]
+    // both typeset at render time (scripts/typeset.mjs): the deck's number is MathJax's own tag (in
+    // its assistive MathML, <mlabeledtr><mtd><mtext>(N)), the page's its equation-number box
+    const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?(?:<mlabeledtr><mtd><mtext>\((\d+)\)<\/mtext>|equation-number">\((\d+)\))/g)]
       .map((m) => [m[1], m[2] ?? m[3]]));
     const inDeck = tags(html);
     assert.equal(Object.keys(inDeck).length, 11, "equations 1 to 11 are in the deck");
