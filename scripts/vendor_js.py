@@ -21,13 +21,17 @@ Pre-render (default): copies, from the npm packages pinned in package-lock.json 
 
 The OJS partial imports vendor/observable-libs.js with an OJS `import`; that defines Plot, Inputs
 and d3 in the page's module, which shadows the runtime's built-ins of the same names, so the
-runtime never asks the CDN for them.  _quarto.yml points MathJax at /vendor/mathjax/.
+runtime never asks the CDN for them.  _quarto.yml points MathJax at /vendor/mathjax/ (the script
+tag goes: scripts/typeset.mjs typesets every formula at render time).
 
-Post-render (--post-render): in every HTML file of the output directory, rewrites the MathJax
-script's root-relative src (/vendor/...) to a path relative to the page (so the site also works
-below a sub-path, e.g. GitHub Pages' /REPO/), and removes the polyfill.min.js script that pandoc's
-template adds for MathJax (only needed by Internet Explorer 11; offline it is a failed request).
-Then it reports any remaining CDN reference.  Standard library only.
+Post-render (--post-render): in every HTML file the render wrote (QUARTO_PROJECT_OUTPUT_FILES, or
+every one in the output directory), rewrites the MathJax script's root-relative src (/vendor/...)
+to a path relative to the page (so the site also works below a sub-path, e.g. GitHub Pages'
+/REPO/), and removes the polyfill.min.js script that pandoc's template adds for MathJax (only
+needed by Internet Explorer 11; offline it is a failed request).  A page with OJS cells gets
+Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
+892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
+<head>.  Then it reports any remaining CDN reference.  Standard library only.
 """
 from __future__ import annotations
 
