@@ -4,6 +4,7 @@
 //
 //   node scripts/bench_site.mjs              # everything (about 15 minutes on 2 busy cores)
 //   node scripts/bench_site.mjs --no-render  # only the pages, from the renders of the last run
+//   node scripts/bench_site.mjs --renders-only  # only the renders (the pages' figures kept from the last run)
 //
 // In $TMPDIR/bench-site-<hash>/ (outside the project, whose render globs would find copies in it)
 // it renders, each with a plain `quarto render`:
@@ -11,9 +12,11 @@
 //             bare-ojs.html, the same text with the site's self-hosted Observable libraries, one
 //             slider and one plot (the issue's reference pages)
 //   site/     a copy of this checkout as a fresh clone has it (no _site/, .quarto/ or vendor/):
-//             cold, then again with nothing changed (warm), then with one page changed
+//             cold, then again with nothing changed (warm: the faster of two), then with one page changed
 //   quarto/   the same copy with the project's pre- and post-render steps taken out of _quarto.yml
-//             (vendor/ copied in, as Quarto cannot make it): cold, warm, one page changed
+//             (vendor/ copied in, as Quarto cannot make it): the same three
+//   the two interleaved (quarto cold, site cold, quarto warm, site warm, ...), so that a busy
+//   machine's changing load falls on both alike
 // Then it serves bare/_site and site/_site gzipped from 127.0.0.1 (as GitHub Pages serves them) and
 // measures, for the bare pages, the home page, the module page and the deck:
 //   Lighthouse 12.2.3 mobile (its default: a Moto G Power, slow 4G and 4x CPU, simulated), the median
@@ -68,13 +71,20 @@ function quartoRender(dir) {
   return s;
 }
 
-/** Cold (nothing rendered before), warm (again, nothing changed), one page changed: seconds each. */
-function renderThree(dir, page) {
-  const cold = quartoRender(dir);
-  const warm = quartoRender(dir);
-  appendFileSync(join(dir, page), "\n\nOne more sentence, changed for the benchmark.\n");
-  const changed = quartoRender(dir);
-  return {cold, warm, changed};
+/** Cold (nothing rendered before), warm (again, nothing changed; the faster of two), one page
+    changed: seconds each, for each of `dirs`, their renders interleaved (a busy machine's load
+    drifts: side by side, both see the same). */
+function renderInterleaved(dirs, page) {
+  const out = Object.fromEntries(Object.keys(dirs).map((k) => [k, {}]));
+  const each = (f) => { for (const [k, dir] of Object.entries(dirs)) f(k, dir); };
+  each((k, dir) => { out[k].cold = quartoRender(dir); });
+  each((k, dir) => { out[k].warm = quartoRender(dir); });
+  each((k, dir) => { out[k].warm = Math.min(out[k].warm, quartoRender(dir)); });
+  each((k, dir) => {
+    appendFileSync(join(dir, page), "\n\nOne more sentence, changed for the benchmark.\n");
+    out[k].changed = quartoRender(dir);
+  });
+  return out;
 }
 
 const BARE_PAGE = (title, ojs) => `---
@@ -323,18 +333,24 @@ async function main() {
     makeBare(dirs.bare);
     const bare = quartoRender(dirs.bare);
     const page = `modules/${MODULE}/glossary.qmd`;
-    log("rendering Quarto's own (no project steps): cold, warm, one page changed");
+    log("rendering Quarto's own (no project steps) and the site, side by side: cold, warm twice, one page changed");
     copyProject(dirs.quarto);
     withoutProjectSteps(dirs.quarto);
-    const own = renderThree(dirs.quarto, page);
-    log("rendering the site: cold, warm, one page changed");
     copyProject(dirs.site);
-    const site = renderThree(dirs.site, page);
+    const {quarto: own, site} = renderInterleaved({quarto: dirs.quarto, site: dirs.site}, page);
     result.render = {bare_pages: bare, quarto_own: own, site,
       ratio: Object.fromEntries(Object.keys(site).map((k) => [k, Math.round(100 * site[k] / own[k]) / 100]))};
     writeFileSync(join(OUT, "render.json"), JSON.stringify(result.render, null, 2));
   } else if (existsSync(join(OUT, "render.json"))) {
     result.render = JSON.parse(readFileSync(join(OUT, "render.json"), "utf8"));
+  }
+  if (args.has("--renders-only")) {
+    // the pages' figures from the last full run, the renders from this one
+    const last = existsSync(join(OUT, "result.json")) ? JSON.parse(readFileSync(join(OUT, "result.json"), "utf8")) : {};
+    const merged = {...last, render: result.render, machine_renders: result.machine};
+    writeFileSync(join(OUT, "result.json"), JSON.stringify(merged, null, 2) + "\n");
+    console.log(report(merged));
+    return;
   }
 
   const bareServer = await serve(join(dirs.bare, "_site"));
