@@ -305,10 +305,12 @@ async function lighthouseMedian(url) {
       await chrome.kill();
     }
   }
-  runs.sort((a, b) => a.score - b.score);
-  const m = runs[Math.floor(runs.length / 2)];
+  // a run Lighthouse could not score (e.g. NO_FCP on a starved machine) is left out of the median
+  const scored = runs.filter((r) => typeof r.score === "number").sort((a, b) => a.score - b.score);
+  if (!scored.length) return null;
+  const m = scored[Math.floor(scored.length / 2)];
   return {...m, fcp: Math.round(m.fcp), lcp: Math.round(m.lcp), tbt: Math.round(m.tbt), si: Math.round(m.si),
-    cls: Math.round(m.cls * 1000) / 1000, scores: runs.map((r) => r.score)};
+    cls: Math.round(m.cls * 1000) / 1000, scores: runs.map((r) => r.score)};   // (null: not scored)
 }
 
 // ---------------------------------------------------------------- main
