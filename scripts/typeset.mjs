@@ -7,10 +7,10 @@
 // 1. Math is typeset here, once, so a reader's browser does no TeX work and loads no MathJax.
 //    Quarto (html-math-method: mathjax) writes each formula as <span class="math inline">\(…\)</span>
 //    or <span class="math display">\[…\]</span>, numbered ones ending in \tag{N}.  Each becomes
-//    MathJax's CommonHTML markup (mathjax-full, the same MathJax 3.2.2 as vendor/mathjax/, whose
-//    fonts it uses, relative to the page), with hidden MathML for screen readers; the stylesheet for
-//    the glyphs used goes into the page and the <script> that loads MathJax is removed.  A TeX error
-//    stops the render, naming the page and the formula.
+//    MathJax's SVG markup (mathjax-full 3.2.2; each glyph's path once per page, in a hidden <svg> at
+//    the start of the body), with hidden MathML for screen readers; MathJax's stylesheet goes into
+//    the page and the <script> that loads MathJax is removed.  A TeX error stops the render, naming
+//    the page and the formula.
 // 2. Nothing is wider than a phone: a numbered equation becomes [body | (N)], the body scrolling
 //    sideways in its own box while the number stays in view (MathJax's own tag would sit at the far
 //    end of the scrolled box); a long inline formula and every table scroll in their own box.  Each
@@ -44,7 +44,7 @@ function mathjaxFull() {
     adaptor,
     mathjax: require("mathjax-full/js/mathjax.js").mathjax,
     TeX: require("mathjax-full/js/input/tex.js").TeX,
-    CHTML: require("mathjax-full/js/output/chtml.js").CHTML,
+    SVG: require("mathjax-full/js/output/svg.js").SVG,
     // no \require: every package is loaded already, and nothing may be fetched
     packages: AllPackages.filter((p) => p !== "require" && p !== "autoload"),
   };
@@ -68,19 +68,32 @@ const unescape = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&
 
 export class TexError extends Error {}
 
-/** A MathJax document for one page: its fonts are found relative to the page. */
+/** A MathJax document for one page.  Its output is SVG: one replaced box per formula, which a
+    browser lays out far faster than CommonHTML's box per character (on the module page, some 10,000
+    of them: about a third of its blocking time at load), and no web fonts to load.  Each glyph is
+    drawn once per page: the formulas' <use> elements point into one hidden <svg> of paths (glyphs()).
+    (`fontURL` is no longer used: the SVG output needs no fonts.) */
 export function pageTypesetter(fontURL) {
-  const {adaptor, mathjax, TeX, CHTML, packages} = mathjaxFull();
+  const {adaptor, mathjax, TeX, SVG, packages} = mathjaxFull();
   const doc = mathjax.document("", {
     InputJax: new TeX({packages, formatError: (jax, err) => { throw new TexError(err.message); }}),
-    OutputJax: new CHTML({fontURL, adaptiveCSS: true}),
+    OutputJax: new SVG({fontCache: "local"}),
   });
+  const paths = new Map();   // glyph id -> its <path>
   return {
-    /** The CommonHTML markup of one formula. */
+    /** The SVG markup of one formula, its glyphs moved to the page's shared set. */
     convert(tex, display) {
-      return adaptor.outerHTML(doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280}));
+      const html = adaptor.outerHTML(doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280}));
+      return html.replace(/<defs>([\s\S]*?)<\/defs>/g, (all, defs) => {
+        for (const m of defs.matchAll(/<path id="MJX-\d+-([^"]+)"[\s\S]*?<\/path>/g)) {
+          if (!paths.has(m[1])) paths.set(m[1], m[0].replace(/id="MJX-\d+-/, 'id="MJX-'));
+        }
+        return "";
+      }).replace(/href="#MJX-\d+-/g, 'href="#MJX-');
     },
     styleSheet: () => adaptor.textContent(doc.outputJax.styleSheet(doc)),
+    /** The page's glyphs, each once, in a hidden <svg> (markup for the start of the body). */
+    glyphs: () => `<svg id="MJX-glyphs" aria-hidden="true" focusable="false" style="position: absolute; width: 0; height: 0; overflow: hidden"><defs>${[...paths.values()].join("")}</defs></svg>`,
     doc,
   };
 }
@@ -172,12 +185,12 @@ function formulaMarkup(t, kind, rawTex, where, deck = false) {
 
 /** {markups, css} for a page's formulas, from `cacheDir` when the same formulas were typeset before. */
 function typesetFormulas(formulas, fontURL, where, cacheDir, deck = false) {
-  const key = createHash("sha256").update(JSON.stringify([fontURL, formulas, deck])).digest("hex").slice(0, 24);
+  const key = createHash("sha256").update(JSON.stringify(["svg", formulas, deck])).digest("hex").slice(0, 24);
   const cached = cacheDir && join(cacheDir, `${key}.json`);
   if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
   const t = pageTypesetter(fontURL);
   const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where, deck));
-  const result = {markups, css: t.styleSheet()};
+  const result = {markups, css: t.styleSheet(), glyphs: t.glyphs()};
   if (cached) {
     mkdirSync(cacheDir, {recursive: true});
     writeFileSync(cached, JSON.stringify(result));
@@ -194,10 +207,10 @@ export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
   html = html.replace("</head>", `${FINISHED}\n</head>`);
   const formulas = [...html.matchAll(MATH_SPAN)].map((m) => [m[1], m[3]]);
   if (formulas.length === 0) return {html: html.replace(MATHJAX_SCRIPT, ""), count: 0};
-  const {markups, css, key} = typesetFormulas(formulas, fontURL, where, cacheDir, deck);
+  const {markups, css, glyphs, key} = typesetFormulas(formulas, fontURL, where, cacheDir, deck);
   let i = 0;
-  const body = html.replace(MATH_SPAN, () => markups[i++]);
-  const style = `<style id="MJX-CHTML-styles">\n${css}\n</style>\n`;
+  const body = html.replace(MATH_SPAN, () => markups[i++]).replace(/<body\b[^>]*>/, (tag) => `${tag}\n${glyphs}`);
+  const style = `<style id="MJX-SVG-styles">\n${css}\n</style>\n`;
   return {html: body.replace(MATHJAX_SCRIPT, "").replace("</head>", `${style}</head>`), count: formulas.length, key};
 }
 

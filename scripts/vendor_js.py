@@ -12,8 +12,8 @@ and every OJS cell fails with "RuntimeError: unable to load module".
 Pre-render (default): copies, from the npm packages pinned in package-lock.json (installed by
 `npm ci` in scripts/setup.sh), into vendor/ (gitignored; `project: resources` copies it to _site/):
 
-  vendor/mathjax/              MathJax 3's CHTML fonts (the `mathjax` package's es5/output/chtml/fonts/
-                               woff-v2/), which the math typeset at render time (scripts/typeset.mjs) uses
+  vendor/mathjax/              MathJax 3's browser parts listed in MATHJAX_PARTS: none now (the math
+                               is typeset at render time as SVG by scripts/typeset.mjs)
   vendor/observable-libs.js    one ES module exporting d3, Plot, Inputs and htl, built by wrapping
                                the packages' own UMD files (the very files Quarto fetches from the
                                CDN), wired to each other instead of to jsdelivr, setting no globals
@@ -58,10 +58,11 @@ PINNED = {
     "htl": "0.3.1",
 }
 
-# MathJax's es5/ parts the site serves, only what its pages load: the CHTML fonts, which the pages
-# and the decks, typeset at render time (scripts/typeset.mjs), use.  No page or deck loads MathJax
-# itself (typeset.mjs removes the deck's math plugin).
-MATHJAX_PARTS = ["output/chtml/fonts/woff-v2"]
+# MathJax's es5/ parts the site serves, only what its pages load: none.  The pages and the decks are
+# typeset at render time (scripts/typeset.mjs) as SVG, which needs no fonts, and none loads MathJax
+# (typeset.mjs removes the script and the deck's math plugin).  Were a page to need MathJax in the
+# browser again, its parts go here (e.g. "tex-chtml-full.js", "output/chtml/fonts/woff-v2").
+MATHJAX_PARTS: list[str] = []
 
 CDN_PATTERN = re.compile(r"https?://(?:cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|unpkg\.com|polyfill\.io)[^\"'\s)]*")
 POLYFILL_TAG = re.compile(r"[ \t]*<script\b[^>]*\bsrc=\"https?://[^\"]*polyfill[^\"]*\"[^>]*>\s*</script>[ \t]*\n?")
@@ -139,12 +140,12 @@ def vendor(dest: Path = paths.VENDOR) -> None:
     if not (current and all((mj_dest / part).exists() for part in MATHJAX_PARTS)):
         if mj_dest.exists():
             shutil.rmtree(mj_dest)
-        mj_dest.mkdir()
         for part in MATHJAX_PARTS:
             src = mj_src / part
             (mj_dest / part).parent.mkdir(parents=True, exist_ok=True)
             (shutil.copytree if src.is_dir() else shutil.copy2)(src, mj_dest / part)
-        shutil.copy2(package_dir("mathjax") / "LICENSE", mj_dest / "LICENSE")
+        if MATHJAX_PARTS:
+            shutil.copy2(package_dir("mathjax") / "LICENSE", mj_dest / "LICENSE")
     # (with nothing changed, a render's vendoring step only compares this stamp)
     if not (current and (dest / "observable-libs.js").exists()):
         write_if_changed(dest / "observable-libs.js", build_observable_libs())

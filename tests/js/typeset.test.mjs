@@ -21,8 +21,10 @@ test("a numbered equation: typeset without its \\tag, the number beside a focusa
   assert.match(html, /<\/mjx-container><\/span><span class="equation-number">\(1\)<\/span><\/span><\/span><\/p>/);
   assert.doesNotMatch(html, /\\tag|\\\[|tex-chtml-full\.js/);
   assert.match(html, /<mjx-assistive-mml[^>]*>.*<mo>&lt;<\/mo>/s, "hidden MathML for screen readers, with the unescaped <");
-  assert.match(html, /<style id="MJX-CHTML-styles">[\s\S]*url\("F\/MathJax_Math-Italic\.woff"\)[\s\S]*<\/style>\n<\/head>/,
-    "the glyphs' stylesheet in the head, fonts from the given folder");
+  assert.match(html, /<style id="MJX-SVG-styles">[\s\S]*<\/style>\n<\/head>/, "MathJax's stylesheet in the head");
+  assert.match(html, /<svg[^>]*viewBox[^>]*>[\s\S]*<use [^>]*href="#MJX-TEX-I-1D44E"/, "SVG, the glyphs used by reference");
+  assert.match(html, /<body>\n<svg id="MJX-glyphs"[^>]*><defs><path id="MJX-TEX-I-1D44E" d="/, "each glyph once, at the start of the body");
+  assert.doesNotMatch(html, /url\(|\.woff/, "no web fonts");
 });
 
 test("inline formulas: short ones flow in the text, a long one scrolls in its own focusable box", () => {
@@ -64,14 +66,14 @@ test("a TeX error stops with the page and the formula; a reveal.js deck is types
   assert.doesNotMatch(html, /equation-number|table-scroll/, "the page-only steps leave a deck alone");
 });
 
-test("a site: fonts are found relative to each page's folder", () => {
+test("a site: every page typeset, each with its own glyphs", () => {
   const site = mkdtempSync(join(tmpdir(), "typeset-"));
   mkdirSync(join(site, "modules", "m"), {recursive: true});
   writeFileSync(join(site, "index.html"), page('<span class="math inline">\\(x\\)</span>'));
   writeFileSync(join(site, "modules", "m", "index.html"), page('<span class="math inline">\\(y\\)</span>'));
   assert.deepEqual(typesetSite(site), {pages: 2, formulas: 2});
-  assert.match(readFileSync(join(site, "index.html"), "utf8"), /url\("\.\/vendor\/mathjax\/output\/chtml\/fonts\/woff-v2\//);
-  assert.match(readFileSync(join(site, "modules", "m", "index.html"), "utf8"), /url\("\.\.\/\.\.\/vendor\/mathjax\/output\/chtml\/fonts\/woff-v2\//);
+  assert.match(readFileSync(join(site, "index.html"), "utf8"), /<path id="MJX-TEX-I-1D465"/);
+  assert.match(readFileSync(join(site, "modules", "m", "index.html"), "utf8"), /<path id="MJX-TEX-I-1D466"/);
 });
 
 test("less to load: the dark theme waits for dark mode", async () => {
