@@ -5,6 +5,7 @@
 //   node scripts/bench_site.mjs              # everything (about 15 minutes on 2 busy cores)
 //   node scripts/bench_site.mjs --no-render  # only the pages, from the renders of the last run
 //   node scripts/bench_site.mjs --renders-only  # only the renders (the pages' figures kept from the last run)
+//   BENCH_SITE=DIR node scripts/bench_site.mjs --no-render   # another rendered site's pages (DIR = its _site/)
 //
 // In $TMPDIR/bench-site-<hash>/ (outside the project, whose render globs would find copies in it)
 // it renders, each with a plain `quarto render`:
@@ -356,7 +357,8 @@ async function main() {
   }
 
   const bareServer = await serve(join(dirs.bare, "_site"));
-  const siteServer = await serve(join(dirs.site, "_site"));
+  // BENCH_SITE=DIR: measure the pages of another rendered site (e.g. an earlier commit's _site/) beside the same bare pages
+  const siteServer = await serve(process.env.BENCH_SITE || join(dirs.site, "_site"));
   const pages = {
     "bare page": `${bareServer.origin}/bare.html`,
     "bare page, one slider and plot": `${bareServer.origin}/bare-ojs.html`,
@@ -384,7 +386,8 @@ async function main() {
     await bareServer.close();
     await siteServer.close();
   }
-  writeFileSync(join(OUT, "result.json"), JSON.stringify(result, null, 2) + "\n");
+  if (process.env.BENCH_SITE) result.site = process.env.BENCH_SITE;
+  writeFileSync(join(OUT, process.env.BENCH_SITE ? "result-other-site.json" : "result.json"), JSON.stringify(result, null, 2) + "\n");
   console.log(report(result));
 }
 
