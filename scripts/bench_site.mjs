@@ -229,7 +229,7 @@ async function demoTimes(browser, url) {
       for (const box of boxes) {
         if (box.closest(".collapse:not(.show)")) continue;
         const r = box.getBoundingClientRect();
-        const name = box.className.replace(/\bdemo\b/, "").trim();
+        const name = [...box.classList].filter((c) => c !== "demo").join(" ");
         if (r.top < innerHeight && r.bottom > 0 && !seenAt.has(name)) seenAt.set(name, [performance.now(), box]);
       }
       for (const [name, [t, box]] of seenAt) if (drawn(box) && out.scrolled[name] === undefined) out.scrolled[name] = Math.max(0, performance.now() - t);
@@ -250,7 +250,7 @@ async function demoTimes(browser, url) {
       header.click();
       await frame();
       while (!(drawn(box) && box.getBoundingClientRect().height > 0) && performance.now() - t0 < 10000) await frame();
-      out.opened[box.className.replace(/\bdemo\b/, "").trim()] = performance.now() - t0;
+      out.opened[[...box.classList].filter((c) => c !== "demo").join(" ")] = performance.now() - t0;
     }
     return out;
   });
