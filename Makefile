@@ -7,7 +7,7 @@ SETTINGS ?= full
 MODULE ?=
 ONE = $(if $(MODULE),--module $(MODULE))
 
-.PHONY: setup notebooks data figures site handouts test quick-build benchmark mutation module clean
+.PHONY: setup notebooks data figures site handouts test quick-build benchmark bench-site mutation module clean
 
 setup:
 	bash scripts/setup.sh
@@ -71,3 +71,11 @@ mutation: setup
 
 clean:
 	rm -rf _site .quarto build
+
+# how fast the site is for a reader and to render, against a bare Quarto page and Quarto's own render
+# of the same pages, in one run (a benchmark that prints, not a test; about 15 minutes): see README.md
+bench-site: setup
+	test -d build/bench-tools/node_modules/lighthouse || \
+	  (mkdir -p build/bench-tools && cd build/bench-tools && echo '{"private": true}' > package.json && \
+	   npm i -E lighthouse@12.2.3 --no-audit --no-fund --silent)
+	nice node scripts/bench_site.mjs

@@ -25,12 +25,14 @@ to the test fixture.  Numbers become text in scripts/formatting.py, the one form
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
 import sys
 from pathlib import Path
 
 import yaml
 
-from scripts import course, lab_source, paths, results
+from scripts import course, paths, results
 from scripts.files import write_if_changed
 
 FIX_COMMAND = "python3 -m scripts.site_data"
@@ -128,6 +130,7 @@ def provenance_line(p: dict, module: course.Module) -> str:
 
 def code_listing(module: course.Module, name: str) -> str:
     """A function of the lab, as the solution notebook has it (read as text: nothing is run)."""
+    from scripts import lab_source   # (jupytext, imported only when the files are made: not by a cached --check)
     return f"```python\n{lab_source.function_source(name, module).rstrip()}\n```\n"
 
 
@@ -136,6 +139,7 @@ def code_listing(module: course.Module, name: str) -> str:
 # --------------------------------------------------------------------------------------------
 def site_files(module: course.Module, data: dict, worked: dict | None, source: Path) -> dict[Path, str]:
     """Every file this writes for a module, relative to the output root, with its text."""
+    from scripts import lab_source
     page_data = module.build.page_data
     values = {**page_data.variables(data, worked), "provenance": provenance_variables(data["provenance"])}
     partials = {
@@ -189,6 +193,28 @@ def run(module: course.Module, out_root: Path, check: bool, results_path: Path |
     return f"site_data: {paths.rel(path)} -> {len(files)} files under {paths.rel(out_root)} ({len(written)} changed)"
 
 
+# --check, which every `quarto render` runs first, remembers the inputs of its last pass (in Quarto's
+# scratch folder): a render with none of them changed skips the check (it reads the lab source and
+# the data, about two seconds) and says so.
+CHECK_STAMP = paths.ROOT / ".quarto" / "site-data-check.json"
+CHECKED = ["data", "lab", "scripts", "modules/*/module.yml", "modules/*/_metadata.yml", "modules/*/_generated",
+           "modules/*/build"]
+
+
+def check_fingerprint() -> str:
+    """Path, size and modification time of every file --check may read (CHECKED; not the pages)."""
+    h = hashlib.sha256()
+    for pattern in CHECKED:
+        for top in sorted(paths.ROOT.glob(pattern)):
+            walk = os.walk(top) if top.is_dir() else [(str(top.parent), [], [top.name])]
+            for dirpath, dirnames, filenames in walk:
+                dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+                for name in sorted(filenames):
+                    st = os.stat(os.path.join(dirpath, name))
+                    h.update(f"{dirpath}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     course.add_module_argument(ap)
@@ -199,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true",
                     help="write nothing; fail if the data is missing or invalid or the files are out of date")
     args = ap.parse_args(argv)
+    cached = args.check and not (args.results or args.worked_examples) and args.out_root == paths.ROOT
+    if cached and CHECK_STAMP.exists() and CHECK_STAMP.read_text() == f"{args.module}:{check_fingerprint()}":
+        print(f"site_data: nothing changed since the last check passed ({paths.rel(CHECK_STAMP)})")
+        return 0
     try:
         modules = course.selected(args.module)
         if (args.results or args.worked_examples) and len(modules) != 1:
@@ -208,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     except (SiteDataError, course.ModuleError) as err:
         print(f"site_data: {err}", file=sys.stderr)
         return 1
+    if cached and CHECK_STAMP.parent.is_dir():
+        CHECK_STAMP.write_text(f"{args.module}:{check_fingerprint()}")
     return 0
 
 

@@ -7,19 +7,20 @@
 // 1. Math is typeset here, once, so a reader's browser does no TeX work and loads no MathJax.
 //    Quarto (html-math-method: mathjax) writes each formula as <span class="math inline">\(…\)</span>
 //    or <span class="math display">\[…\]</span>, numbered ones ending in \tag{N}.  Each becomes
-//    MathJax's CommonHTML markup (mathjax-full, the same MathJax 3.2.2 as vendor/mathjax/, whose
-//    fonts it uses, relative to the page), with hidden MathML for screen readers; the stylesheet for
-//    the glyphs used goes into the page and the <script> that loads MathJax is removed.  A TeX error
-//    stops the render, naming the page and the formula.
+//    MathJax's SVG markup (mathjax-full 3.2.2; each glyph's path once per page, in a hidden <svg> at
+//    the start of the body), with hidden MathML for screen readers; MathJax's stylesheet goes into
+//    the page and the <script> that loads MathJax is removed.  A TeX error stops the render, naming
+//    the page and the formula.
 // 2. Nothing is wider than a phone: a numbered equation becomes [body | (N)], the body scrolling
 //    sideways in its own box while the number stays in view (MathJax's own tag would sit at the far
 //    end of the scrolled box); a long inline formula and every table scroll in their own box.  Each
 //    such box, and a figure's image box (site.css lets Figures 1-2 scroll on a phone), is
 //    keyboard-focusable (tabindex="0"), so it can be scrolled without a mouse.
 // 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
-// 4. Less to load: the dark theme's stylesheets load only when dark mode is on, and the demos'
-//    modules and data are fetched alongside the OJS runtime (preload hints), not after it.
-// The CSS for these boxes is in site.css.  Reveal.js decks are left to their own MathJax plugin.
+// 4. Less to load: the dark theme's stylesheets load only when dark mode is on.  (The OJS runtime and
+//    the demos' modules load on demand, not at load: scripts/vendor_js.py --post-render.)
+// The CSS for these boxes is in site.css.  A reveal.js deck gets only step 1, its equations numbered
+// by MathJax's own \tag as in the browser, and loses reveal.js's math plugin (no MathJax loads).
 // A page's typeset formulas are kept in .quarto/typeset-cache/ (Quarto's scratch folder), so a render
 // that changes no formula of a page skips MathJax for it; a finished page is marked and never redone.
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync} from "node:fs";
@@ -43,7 +44,7 @@ function mathjaxFull() {
     adaptor,
     mathjax: require("mathjax-full/js/mathjax.js").mathjax,
     TeX: require("mathjax-full/js/input/tex.js").TeX,
-    CHTML: require("mathjax-full/js/output/chtml.js").CHTML,
+    SVG: require("mathjax-full/js/output/svg.js").SVG,
     // no \require: every package is loaded already, and nothing may be fetched
     packages: AllPackages.filter((p) => p !== "require" && p !== "autoload"),
   };
@@ -67,19 +68,32 @@ const unescape = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&
 
 export class TexError extends Error {}
 
-/** A MathJax document for one page: its fonts are found relative to the page. */
+/** A MathJax document for one page.  Its output is SVG: one replaced box per formula, which a
+    browser lays out far faster than CommonHTML's box per character (on the module page, some 10,000
+    of them: about a third of its blocking time at load), and no web fonts to load.  Each glyph is
+    drawn once per page: the formulas' <use> elements point into one hidden <svg> of paths (glyphs()).
+    (`fontURL` is no longer used: the SVG output needs no fonts.) */
 export function pageTypesetter(fontURL) {
-  const {adaptor, mathjax, TeX, CHTML, packages} = mathjaxFull();
+  const {adaptor, mathjax, TeX, SVG, packages} = mathjaxFull();
   const doc = mathjax.document("", {
     InputJax: new TeX({packages, formatError: (jax, err) => { throw new TexError(err.message); }}),
-    OutputJax: new CHTML({fontURL, adaptiveCSS: true}),
+    OutputJax: new SVG({fontCache: "local"}),
   });
+  const paths = new Map();   // glyph id -> its <path>
   return {
-    /** The CommonHTML markup of one formula. */
+    /** The SVG markup of one formula, its glyphs moved to the page's shared set. */
     convert(tex, display) {
-      return adaptor.outerHTML(doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280}));
+      const html = adaptor.outerHTML(doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280}));
+      return html.replace(/<defs>([\s\S]*?)<\/defs>/g, (all, defs) => {
+        for (const m of defs.matchAll(/<path id="MJX-\d+-([^"]+)"[\s\S]*?<\/path>/g)) {
+          if (!paths.has(m[1])) paths.set(m[1], m[0].replace(/id="MJX-\d+-/, 'id="MJX-'));
+        }
+        return "";
+      }).replace(/href="#MJX-\d+-/g, 'href="#MJX-');
     },
     styleSheet: () => adaptor.textContent(doc.outputJax.styleSheet(doc)),
+    /** The page's glyphs, each once, in a hidden <svg> (markup for the start of the body). */
+    glyphs: () => `<svg id="MJX-glyphs" aria-hidden="true" focusable="false" style="position: absolute; width: 0; height: 0; overflow: hidden"><defs>${[...paths.values()].join("")}</defs></svg>`,
     doc,
   };
 }
@@ -131,25 +145,28 @@ export function darkThemeOnDemand(html) {
   return html.replace(DARK_SHEET, (link) => link.replace('rel="stylesheet"', 'rel="disabled-stylesheet"'));
 }
 
-// The OJS runtime asks for the demos' modules and data only once it has loaded and parsed itself:
-// hints in the head fetch them alongside it instead of after it.
-const OJS_CONTENTS = /<script type="ojs-module-contents">\s*([A-Za-z0-9+/=]+)\s*<\/script>/;
+// A reveal.js deck: Quarto's template loads reveal.js's math plugin, which loads MathJax (the deck's
+// adapter, _extensions/course/reveal-mathjax.js, and the 1.3 MB tex-chtml-full.js) and typesets in
+// the browser before the first slide is ready.  Its formulas typeset here instead, the plugin goes.
+const DECK = /<div class="reveal"/;
+const MATH_PLUGIN_SCRIPT = /[ \t]*<script src="[^"]*\/plugin\/math\/math\.js"><\/script>[ \t]*\n?/;
+const MATH_PLUGIN = /\n?[ \t]*RevealMath,/;
 
-export function preloadOjsInputs(html) {
-  const m = OJS_CONTENTS.exec(html);
-  if (!m) return html;
-  const sources = JSON.parse(Buffer.from(m[1], "base64").toString("utf8")).contents.map((c) => c.source).join("\n");
-  const modules = new Set([...sources.matchAll(/import\(new URL\("([^"]+)", document\.baseURI\)/g)].map((x) => x[1]));
-  const files = new Set([...sources.matchAll(/FileAttachment\("([^"]+)"\)/g)].map((x) => x[1]));
-  const hints = [...[...modules].map((href) => `<link rel="modulepreload" href="${href}">`),
-    ...[...files].map((href) => `<link rel="preload" href="${href}" as="fetch" crossorigin="anonymous">`)];
-  return hints.length ? html.replace("</head>", `${hints.join("\n")}\n</head>`) : html;
+export function deckWithoutMathPlugin(html) {
+  return html.replace(MATH_PLUGIN_SCRIPT, "").replace(MATH_PLUGIN, "");
 }
 
-/** The markup replacing one formula span. */
-function formulaMarkup(t, kind, rawTex, where) {
+/** The markup replacing one formula span (in a deck, as the browser's MathJax made it: its own \tag). */
+function formulaMarkup(t, kind, rawTex, where, deck = false) {
   const display = kind === "display";
   let tex = unescape(rawTex);
+  if (deck) {
+    try {
+      return `<span class="math ${kind}">${t.convert(tex, display)}</span>`;
+    } catch (err) {
+      throw new TexError(`${where}: TeX error in ${tex.trim()}: ${err.message}`);
+    }
+  }
   const tag = display ? TAG.exec(tex) : null;
   if (tag) tex = tex.slice(0, tag.index);
   let out;
@@ -167,13 +184,13 @@ function formulaMarkup(t, kind, rawTex, where) {
 }
 
 /** {markups, css} for a page's formulas, from `cacheDir` when the same formulas were typeset before. */
-function typesetFormulas(formulas, fontURL, where, cacheDir) {
-  const key = createHash("sha256").update(JSON.stringify([fontURL, formulas])).digest("hex").slice(0, 24);
+function typesetFormulas(formulas, fontURL, where, cacheDir, deck = false) {
+  const key = createHash("sha256").update(JSON.stringify(["svg", formulas, deck])).digest("hex").slice(0, 24);
   const cached = cacheDir && join(cacheDir, `${key}.json`);
   if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
   const t = pageTypesetter(fontURL);
-  const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where));
-  const result = {markups, css: t.styleSheet()};
+  const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where, deck));
+  const result = {markups, css: t.styleSheet(), glyphs: t.glyphs()};
   if (cached) {
     mkdirSync(cacheDir, {recursive: true});
     writeFileSync(cached, JSON.stringify(result));
@@ -181,18 +198,19 @@ function typesetFormulas(formulas, fontURL, where, cacheDir) {
   return {...result, key};
 }
 
-/** One page's HTML, finished (null for a reveal.js deck; {finished: true} for a page finished before). */
+/** One page's HTML, finished ({finished: true} for a page finished before).  A reveal.js deck gets
+    its formulas typeset and loses the math plugin, nothing else. */
 export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
-  if (/<div class="reveal"/.test(html)) return null;
   if (html.includes(FINISHED)) return {finished: true};
-  html = preloadOjsInputs(darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html)))));
+  const deck = DECK.test(html);
+  html = deck ? deckWithoutMathPlugin(html) : darkThemeOnDemand(calloutButtons(focusableFigures(wrapTables(html))));
   html = html.replace("</head>", `${FINISHED}\n</head>`);
   const formulas = [...html.matchAll(MATH_SPAN)].map((m) => [m[1], m[3]]);
-  if (formulas.length === 0) return {html, count: 0};
-  const {markups, css, key} = typesetFormulas(formulas, fontURL, where, cacheDir);
+  if (formulas.length === 0) return {html: html.replace(MATHJAX_SCRIPT, ""), count: 0};
+  const {markups, css, glyphs, key} = typesetFormulas(formulas, fontURL, where, cacheDir, deck);
   let i = 0;
-  const body = html.replace(MATH_SPAN, () => markups[i++]);
-  const style = `<style id="MJX-CHTML-styles">\n${css}\n</style>\n`;
+  const body = html.replace(MATH_SPAN, () => markups[i++]).replace(/<body\b[^>]*>/, (tag) => `${tag}\n${glyphs}`);
+  const style = `<style id="MJX-SVG-styles">\n${css}\n</style>\n`;
   return {html: body.replace(MATHJAX_SCRIPT, "").replace("</head>", `${style}</head>`), count: formulas.length, key};
 }
 
@@ -205,10 +223,10 @@ function htmlFiles(dir) {
 
 /** Finish every page of `site`; formulas are cached in `cacheDir` (after a render of every page, the
     entries no page used are removed). */
-export function typesetSite(site, cacheDir = null) {
-  let pages = 0, formulas = 0, earlier = 0;  // pages changed, formulas typeset, pages finished before
+export function typesetSite(site, cacheDir = null, files = null) {
+  let pages = 0, formulas = 0, earlier = files ? 1 : 0;  // pages changed, formulas typeset, pages finished before
   const used = new Set();
-  for (const file of htmlFiles(site)) {
+  for (const file of files ?? htmlFiles(site)) {
     const depth = relative(site, file).split(sep).length - 1;
     const fontURL = `${"../".repeat(depth) || "./"}${FONTS}`;
     const result = typesetPage(readFileSync(file, "utf8"), fontURL, relative(site, file), cacheDir);
@@ -235,7 +253,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const t0 = Date.now();
     // Quarto runs this in the project folder: its scratch folder .quarto/ keeps the cache between renders
     const cache = existsSync(".quarto") ? join(".quarto", "typeset-cache") : null;
-    const {pages, formulas} = typesetSite(site, cache);
+    // a render of some pages (`quarto render PAGE`, `quarto preview`) lists what it wrote: only those
+    const listed = process.env.QUARTO_PROJECT_RENDER_ALL ? null : process.env.QUARTO_PROJECT_OUTPUT_FILES;
+    const files = listed == null ? null : listed.split("\n").filter((f) => f.endsWith(".html"))
+      .map((f) => resolve(process.env.QUARTO_PROJECT_DIR || ".", f)).filter((f) => existsSync(f));
+    const {pages, formulas} = typesetSite(site, cache, files);
     console.log(`typeset: ${formulas} formulas on ${pages} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   } catch (err) {
     console.error(`typeset: ${err.message}`);

@@ -12,8 +12,8 @@ and every OJS cell fails with "RuntimeError: unable to load module".
 Pre-render (default): copies, from the npm packages pinned in package-lock.json (installed by
 `npm ci` in scripts/setup.sh), into vendor/ (gitignored; `project: resources` copies it to _site/):
 
-  vendor/mathjax/              MathJax 3's browser components (the `mathjax` package's es5/):
-                               tex-chtml-full.js plus the fonts and components it loads on demand
+  vendor/mathjax/              MathJax 3's browser parts listed in MATHJAX_PARTS: none now (the math
+                               is typeset at render time as SVG by scripts/typeset.mjs)
   vendor/observable-libs.js    one ES module exporting d3, Plot, Inputs and htl, built by wrapping
                                the packages' own UMD files (the very files Quarto fetches from the
                                CDN), wired to each other instead of to jsdelivr, setting no globals
@@ -21,21 +21,27 @@ Pre-render (default): copies, from the npm packages pinned in package-lock.json 
 
 The OJS partial imports vendor/observable-libs.js with an OJS `import`; that defines Plot, Inputs
 and d3 in the page's module, which shadows the runtime's built-ins of the same names, so the
-runtime never asks the CDN for them.  _quarto.yml points MathJax at /vendor/mathjax/.
+runtime never asks the CDN for them.  _quarto.yml points MathJax at /vendor/mathjax/ (the script
+tag goes: scripts/typeset.mjs typesets every formula at render time).
 
-Post-render (--post-render): in every HTML file of the output directory, rewrites the MathJax
-script's root-relative src (/vendor/...) to a path relative to the page (so the site also works
-below a sub-path, e.g. GitHub Pages' /REPO/), and removes the polyfill.min.js script that pandoc's
-template adds for MathJax (only needed by Internet Explorer 11; offline it is a failed request).
-Then it reports any remaining CDN reference.  Standard library only.
+Post-render (--post-render): in every HTML file the render wrote (QUARTO_PROJECT_OUTPUT_FILES, or
+every one in the output directory), rewrites the MathJax script's root-relative src (/vendor/...)
+to a path relative to the page (so the site also works below a sub-path, e.g. GitHub Pages'
+/REPO/), and removes the polyfill.min.js script that pandoc's template adds for MathJax (only
+needed by Internet Explorer 11; offline it is a failed request).  A page with OJS cells gets
+Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
+892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
+<head>.  Then it reports any remaining CDN reference.  Standard library only.
 """
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,9 +58,11 @@ PINNED = {
     "htl": "0.3.1",
 }
 
-# MathJax's es5/ parts the site serves: the combined component, the CHTML fonts, and what the
-# MathJax menu can load on demand (accessibility, speech rule engine, extra TeX packages)
-MATHJAX_PARTS = ["tex-chtml-full.js", "output", "input", "a11y", "ui", "sre", "adaptors"]
+# MathJax's es5/ parts the site serves, only what its pages load: none.  The pages and the decks are
+# typeset at render time (scripts/typeset.mjs) as SVG, which needs no fonts, and none loads MathJax
+# (typeset.mjs removes the script and the deck's math plugin).  Were a page to need MathJax in the
+# browser again, its parts go here (e.g. "tex-chtml-full.js", "output/chtml/fonts/woff-v2").
+MATHJAX_PARTS: list[str] = []
 
 CDN_PATTERN = re.compile(r"https?://(?:cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|unpkg\.com|polyfill\.io)[^\"'\s)]*")
 POLYFILL_TAG = re.compile(r"[ \t]*<script\b[^>]*\bsrc=\"https?://[^\"]*polyfill[^\"]*\"[^>]*>\s*</script>[ \t]*\n?")
@@ -128,34 +136,139 @@ def vendor(dest: Path = paths.VENDOR) -> None:
     dest.mkdir(exist_ok=True)
     stamp = dest / "VERSIONS.json"
     mj_src, mj_dest = package_dir("mathjax") / "es5", dest / "mathjax"
-    current = stamp.exists() and json.loads(stamp.read_text()) == versions
-    if not (current and (mj_dest / "tex-chtml-full.js").exists()):
+    current = stamp.exists() and json.loads(stamp.read_text()) == {**versions, "mathjax-parts": MATHJAX_PARTS}
+    if not (current and all((mj_dest / part).exists() for part in MATHJAX_PARTS)):
         if mj_dest.exists():
             shutil.rmtree(mj_dest)
-        mj_dest.mkdir()
         for part in MATHJAX_PARTS:
             src = mj_src / part
+            (mj_dest / part).parent.mkdir(parents=True, exist_ok=True)
             (shutil.copytree if src.is_dir() else shutil.copy2)(src, mj_dest / part)
-        shutil.copy2(package_dir("mathjax") / "LICENSE", mj_dest / "LICENSE")
-    write_if_changed(dest / "observable-libs.js", build_observable_libs())
-    write_if_changed(stamp, json.dumps(versions, indent=2) + "\n")
+        if MATHJAX_PARTS:
+            shutil.copy2(package_dir("mathjax") / "LICENSE", mj_dest / "LICENSE")
+    # (with nothing changed, a render's vendoring step only compares this stamp)
+    if not (current and (dest / "observable-libs.js").exists()):
+        write_if_changed(dest / "observable-libs.js", build_observable_libs())
+    write_if_changed(stamp, json.dumps({**versions, "mathjax-parts": MATHJAX_PARTS}, indent=2) + "\n")
     print(f"vendor_js: {rel(dest)}/ ready "
           f"({', '.join(f'{k} {v}' for k, v in versions.items())})")
 
 
-def post_render(site: Path) -> list[str]:
-    """Make the rendered pages load MathJax from the site; return the CDN references left."""
+# Quarto's OJS runtime: a module <script> in the head (892 KB unminified) and, at the end of the body,
+# an inline module that starts it.  Quarto's own minified build of the same file ships beside it.
+OJS_RUNTIME_TAG = re.compile(r'[ \t]*<script type="module" src="([^"]*)quarto-ojs-runtime\.js"></script>[ \t]*\n?')
+OJS_START = re.compile(r'<script type="module">\s*(if \(window\.location\.protocol === "file:"\)[^\n]*\n'
+                       r'(?:\s*window\._ojs\.[^\n]*\n)*?)\s*window\._ojs\.runtime\.interpretFromScriptTags\(\);\s*</script>')
+OJS_CONTENTS = re.compile(r'<script type="ojs-module-contents">\s*([A-Za-z0-9+/=]+)\s*</script>')
+OJS_MODULE = re.compile(r'import\(new URL\("([^"]+)", document\.baseURI\)')
+RUNTIME = "quarto-ojs-runtime.js"
+RUNTIME_MIN = "quarto-ojs-runtime.min.js"
+
+# The inline module that replaces Quarto's: the page's text, equations and figures paint with no
+# OJS script at all; the (minified) runtime is imported once a reader may see a demo: an OJS cell's
+# output within a screen of the viewport (a collapsed callout's stay hidden until it opens), a deck's
+# current slide holding one (a printed handout: at once), or the reader's first scroll, key or touch.  Each demo then draws when it
+# nears the screen (seen() in _extensions/course/demo-setup.qmd).  The demos' modules are preloaded
+# alongside the runtime, not at load.
+OJS_ON_DEMAND = """<script type="module" id="ojs-on-demand">
+// scripts/vendor_js.py --post-render: the OJS runtime loads when a demo may be seen, not at load
+%(guard)s
+const WAKE = ["scroll", "wheel", "keydown", "pointerdown", "touchstart"];
+const PRELOAD = %(preload)s;
+let started = false, io = null;
+function start() {
+  if (started) return;
+  started = true;
+  io?.disconnect();
+  for (const type of WAKE) removeEventListener(type, start, true);
+  for (const href of PRELOAD) document.head.append(Object.assign(document.createElement("link"), {rel: "modulepreload", href}));
+  import(%(runtime)s).then(() => {
+%(paths)s
+    window._ojs.runtime.interpretFromScriptTags();
+  });
+}
+for (const type of WAKE) addEventListener(type, start, {capture: true, passive: true});
+if (document.querySelector(".reveal")) {
+  const check = () => { if (document.querySelector(".reveal .slides section.present [id^=ojs-cell-]")) start(); };
+  for (const type of ["ready", "slidechanged"]) document.addEventListener(type, check);
+  if (/print-pdf/i.test(location.search)) start(); else check();
+} else {
+  io = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) start(); }, {rootMargin: "100%% 0px"});
+  for (const cell of document.querySelectorAll("[id^=ojs-cell-]")) io.observe(cell);
+}
+</script>"""
+
+
+def ojs_on_demand(html: str, runtime: str = RUNTIME_MIN) -> str:
+    """A page's OJS runtime (`runtime`: the file in site_libs/quarto-ojs/), loaded on demand
+    (OJS_ON_DEMAND); the page unchanged if it has no OJS."""
+    tag = OJS_RUNTIME_TAG.search(html)
+    start = OJS_START.search(html)
+    if not (tag and start):
+        return html
+    contents = OJS_CONTENTS.search(html)
+    modules = []
+    if contents:
+        sources = "\n".join(c["source"] for c in json.loads(base64.b64decode(contents.group(1)))["contents"])
+        modules = list(dict.fromkeys(OJS_MODULE.findall(sources)))
+    guard, *paths = [line.strip() for line in start.group(1).strip().splitlines()]
+    loader = OJS_ON_DEMAND % {
+        "guard": guard,
+        "preload": json.dumps(modules),
+        "runtime": json.dumps(tag.group(1) + runtime),
+        "paths": "\n".join(f"    {line}" for line in paths),
+    }
+    html = html[:start.start()] + loader + html[start.end():]
+    return OJS_RUNTIME_TAG.sub("", html, count=1)
+
+
+def minified_runtime(site: Path) -> bool:
+    """Quarto's own minified OJS runtime in place of the unminified one in site_libs/; False if not found."""
+    folder = site / "site_libs" / "quarto-ojs"
+    if not (folder / RUNTIME).exists() and (folder / RUNTIME_MIN).exists():
+        return True
+    share = os.environ.get("QUARTO_SHARE_PATH")
+    if not share:
+        try:
+            share = subprocess.run(["quarto", "--paths"], capture_output=True, text=True, check=True).stdout.splitlines()[1]
+        except (OSError, subprocess.CalledProcessError, IndexError):
+            return False
+    src = Path(share) / "formats" / "html" / "ojs" / RUNTIME_MIN
+    if not src.exists() or not folder.exists():
+        return False
+    shutil.copy2(src, folder / RUNTIME_MIN)
+    (folder / RUNTIME).unlink(missing_ok=True)
+    return True
+
+
+def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
+    """Make the rendered pages load MathJax from the site and the OJS runtime on demand; return the
+    CDN references left.  `pages`: only these (the pages this render wrote), else every page."""
     left = []
-    for page in sorted(site.rglob("*.html")):
+    minified = minified_runtime(site)
+    for page in sorted(pages if pages is not None else site.rglob("*.html")):
+        if not page.exists():
+            continue
         text = page.read_text(encoding="utf-8")
         depth = len(page.relative_to(site).parts) - 1
         prefix = "../" * depth or "./"
         new = ROOT_VENDOR_SRC.sub(lambda m: f"{m.group(1)}{m.group(2)}{prefix}vendor/", text)
         new = POLYFILL_TAG.sub("", new)
+        new = ojs_on_demand(new, RUNTIME_MIN if minified else RUNTIME)
         if new != text:
             page.write_text(new, encoding="utf-8")
         left += [f"{page.relative_to(site)}: {url}" for url in CDN_PATTERN.findall(new)]
     return left
+
+
+def rendered_pages(site: Path) -> list[Path] | None:
+    """The HTML pages this render wrote (Quarto's QUARTO_PROJECT_OUTPUT_FILES, relative to the
+    project), or None (every page of `site`) when run by hand or after a render of the whole project."""
+    listed = os.environ.get("QUARTO_PROJECT_OUTPUT_FILES")
+    if listed is None or os.environ.get("QUARTO_PROJECT_RENDER_ALL"):
+        return None
+    project = Path(os.environ.get("QUARTO_PROJECT_DIR") or ROOT)
+    return [project / f for f in listed.splitlines() if f.endswith(".html")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         left = [f"{p.relative_to(site)}: {u}" for p in sorted(site.rglob("*.html"))
                 for u in CDN_PATTERN.findall(p.read_text(encoding="utf-8"))]
     else:
-        left = post_render(site)
+        left = post_render(site, rendered_pages(site))
     for line in left:
         print(f"vendor_js: CDN reference left in {line}", file=sys.stderr)
     return 1 if (left and args.check) else 0

@@ -3,8 +3,9 @@
 // Serves the project root on 127.0.0.1 with a hand-made page in the module's folder, modules/<id>/
 // (the folder of the real page, so the partial's relative imports resolve as on the site).  The page
 // runs the OJS cells of the course demo set-up (_extensions/course/demo-setup.qmd) and the module's
-// _gradient-demo.qmd through a small stand-in for
-// Quarto's OJS runtime (ojs-harness.mjs) and typesets two equations with vendor/mathjax/.
+// _gradient-demo.qmd through a small stand-in for Quarto's OJS runtime (ojs-harness.mjs) and typesets
+// two equations with the npm package's MathJax (the site's pages and deck are typeset at render time,
+// so vendor/ holds only MathJax's fonts).
 // Every request off 127.0.0.1 is blocked.  Needs vendor/ (scripts/vendor_js.py) and Debian's Chromium; skipped without them.
 import {test} from "node:test";
 import assert from "node:assert/strict";
@@ -26,7 +27,7 @@ function harnessPage(script) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>offline harness</title>
 <link rel="stylesheet" href="/${relative(ROOT, DEMO_CSS)}">
 <style>body{font-family:sans-serif;max-width:760px;margin:2rem auto;} body.quarto-dark{background:#222;color:#ddd}</style>
-<script id="MathJax-script" async src="../../vendor/mathjax/tex-chtml-full.js"></script>
+<script id="MathJax-script" async src="../../node_modules/mathjax/es5/tex-chtml-full.js"></script>
 </head><body class="quarto-light">
 <p id="inline-math">Inline: \\(\\lVert \\partial h_t / \\partial h_s \\rVert \\le \\lVert W \\rVert^{\\,t-s}\\)</p>
 <p id="display-math">\\[\\frac{\\partial h_t}{\\partial h_s} = \\prod_{j=s+1}^{t} \\mathrm{diag}(1 - h_j^2)\\, W \\tag{6}\\]</p>

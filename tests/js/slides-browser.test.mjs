@@ -47,7 +47,12 @@ async function openDeck(page, origin, query = "") {
     const math = [...document.querySelectorAll(".reveal .slides .math")];
     return math.length > 0 && math.every((m) => m.querySelector("mjx-container"));
   }, null, {timeout: 60_000});
+  // the demo draws when its slide (or one beside it) is shown, or at once in the handout
+  if (!query.includes("print-pdf")) {
+    await page.evaluate(() => Reveal.slide(Reveal.getSlides().findIndex((s) => s.querySelector(".gradient-demo"))));
+  }
   await page.waitForSelector('.gradient-demo svg[class^="plot"] path', {state: "attached", timeout: 60_000});
+  if (!query.includes("print-pdf")) await page.evaluate(() => Reveal.slide(0));
 }
 
 /** Every slide in order: its id, heading, room clock, notes, and what it holds. */
@@ -172,8 +177,9 @@ test("the briefing deck renders and works with no network", {skip, timeout: 900_
 
   await t.test("equations and figures carry the page's numbers", () => {
     const page = readFileSync(join(site, M.site, "index.html"), "utf8");
-    // the deck's TeX carries \tag{N}; the page's math is typeset at render time (scripts/typeset.mjs)
-    const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?(?:\\tag\{(\d+)\}|equation-number">\((\d+)\))/g)]
+    // both typeset at render time (scripts/typeset.mjs): the deck's number is MathJax's own tag (in
+    // its assistive MathML, <mlabeledtr><mtd><mtext>(N)), the page's its equation-number box
+    const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?(?:<mlabeledtr><mtd><mtext>\((\d+)\)<\/mtext>|equation-number">\((\d+)\))/g)]
       .map((m) => [m[1], m[2] ?? m[3]]));
     const inDeck = tags(html);
     assert.equal(Object.keys(inDeck).length, 11, "equations 1 to 11 are in the deck");

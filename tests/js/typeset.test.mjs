@@ -21,8 +21,10 @@ test("a numbered equation: typeset without its \\tag, the number beside a focusa
   assert.match(html, /<\/mjx-container><\/span><span class="equation-number">\(1\)<\/span><\/span><\/span><\/p>/);
   assert.doesNotMatch(html, /\\tag|\\\[|tex-chtml-full\.js/);
   assert.match(html, /<mjx-assistive-mml[^>]*>.*<mo>&lt;<\/mo>/s, "hidden MathML for screen readers, with the unescaped <");
-  assert.match(html, /<style id="MJX-CHTML-styles">[\s\S]*url\("F\/MathJax_Math-Italic\.woff"\)[\s\S]*<\/style>\n<\/head>/,
-    "the glyphs' stylesheet in the head, fonts from the given folder");
+  assert.match(html, /<style id="MJX-SVG-styles">[\s\S]*<\/style>\n<\/head>/, "MathJax's stylesheet in the head");
+  assert.match(html, /<svg[^>]*viewBox[^>]*>[\s\S]*<use [^>]*href="#MJX-TEX-I-1D44E"/, "SVG, the glyphs used by reference");
+  assert.match(html, /<body>\n<svg id="MJX-glyphs"[^>]*><defs><path id="MJX-TEX-I-1D44E" d="/, "each glyph once, at the start of the body");
+  assert.doesNotMatch(html, /url\(|\.woff/, "no web fonts");
 });
 
 test("inline formulas: short ones flow in the text, a long one scrolls in its own focusable box", () => {
@@ -46,37 +48,41 @@ test("tables scroll in their own box; figures and callouts are reached by keyboa
   assert.match(html, /addEventListener\("keydown"[\s\S]*<\/script>\n<\/body>/);
 });
 
-test("a TeX error stops with the page and the formula; a reveal.js deck is left alone", () => {
+test("a TeX error stops with the page and the formula; a reveal.js deck is typeset and loads no MathJax", () => {
   assert.throws(() => typesetPage(page('<span class="math inline">\\(\\frac{1}{\\)</span>'), "F", "x.html"),
     (e) => e instanceof TexError && /x\.html: TeX error in \\\(\\frac\{1\}\{\\\)/.test(e.message));
-  assert.equal(typesetPage('<div class="reveal"><span class="math inline">\\(x\\)</span></div>', "F"), null);
+  const deck = `<html><head>
+  <script src="../../site_libs/revealjs/plugin/math/math.js"></script>
+</head><body><div class="reveal"><span class="math inline">\\(x\\)</span>
+<span class="math display">\\[y \\tag{3}\\]</span></div>
+<script>Reveal.initialize({plugins: [QuartoSupport,
+          RevealMath,
+          RevealNotes]});</script></body></html>`;
+  const {html, count} = typesetPage(deck, "F");
+  assert.equal(count, 2);
+  assert.doesNotMatch(html, /plugin\/math|RevealMath|\\\(|\\\[/);
+  assert.match(html, /plugins: \[QuartoSupport,\n +RevealNotes\]/);
+  assert.match(html, /<span class="math display"><mjx-container[^>]*display="true"[\s\S]*\(3\)/, "MathJax's own tag, as in the browser");
+  assert.doesNotMatch(html, /equation-number|table-scroll/, "the page-only steps leave a deck alone");
 });
 
-test("a site: fonts are found relative to each page's folder", () => {
+test("a site: every page typeset, each with its own glyphs", () => {
   const site = mkdtempSync(join(tmpdir(), "typeset-"));
   mkdirSync(join(site, "modules", "m"), {recursive: true});
   writeFileSync(join(site, "index.html"), page('<span class="math inline">\\(x\\)</span>'));
   writeFileSync(join(site, "modules", "m", "index.html"), page('<span class="math inline">\\(y\\)</span>'));
   assert.deepEqual(typesetSite(site), {pages: 2, formulas: 2});
-  assert.match(readFileSync(join(site, "index.html"), "utf8"), /url\("\.\/vendor\/mathjax\/output\/chtml\/fonts\/woff-v2\//);
-  assert.match(readFileSync(join(site, "modules", "m", "index.html"), "utf8"), /url\("\.\.\/\.\.\/vendor\/mathjax\/output\/chtml\/fonts\/woff-v2\//);
+  assert.match(readFileSync(join(site, "index.html"), "utf8"), /<path id="MJX-TEX-I-1D465"/);
+  assert.match(readFileSync(join(site, "modules", "m", "index.html"), "utf8"), /<path id="MJX-TEX-I-1D466"/);
 });
 
-test("less to load: the dark theme waits for dark mode; the demos' modules and data are preloaded", async () => {
-  const {darkThemeOnDemand, preloadOjsInputs} = await import("../../scripts/typeset.mjs");
+test("less to load: the dark theme waits for dark mode", async () => {
+  const {darkThemeOnDemand} = await import("../../scripts/typeset.mjs");
   const links = `<link href="b.min.css" rel="stylesheet" class="quarto-color-scheme" id="quarto-bootstrap" data-mode="light">
 <link href="b-dark.min.css" rel="stylesheet" append-hash="true" class="quarto-color-scheme quarto-color-alternate" id="quarto-bootstrap" data-mode="dark">`;
   const out = darkThemeOnDemand(links);
   assert.match(out, /href="b\.min\.css" rel="stylesheet"/);
   assert.match(out, /href="b-dark\.min\.css" rel="disabled-stylesheet"/);
-  const cells = {contents: [{source: 'libs = import(new URL("../../vendor/observable-libs.js", document.baseURI).href)'},
-    {source: 'd = import(new URL("./gradient-demo.js", document.baseURI).href)\nb = FileAttachment("../../data/m/results.json").json()'}]};
-  const html = `<head></head><script type="ojs-module-contents">\n${Buffer.from(JSON.stringify(cells)).toString("base64")}\n</script>`;
-  assert.equal(preloadOjsInputs(html), `<head><link rel="modulepreload" href="../../vendor/observable-libs.js">
-<link rel="modulepreload" href="./gradient-demo.js">
-<link rel="preload" href="../../data/m/results.json" as="fetch" crossorigin="anonymous">
-</head><script type="ojs-module-contents">\n${Buffer.from(JSON.stringify(cells)).toString("base64")}\n</script>`);
-  assert.equal(preloadOjsInputs("<head></head>"), "<head></head>", "a page with no OJS gets no hints");
 });
 
 test("a finished page is left alone; a page's formulas come from the cache when unchanged", () => {
