@@ -145,9 +145,8 @@ export function darkThemeOnDemand(html) {
   return html.replace(DARK_SHEET, (link) => link.replace('rel="stylesheet"', 'rel="disabled-stylesheet"'));
 }
 
-// A reveal.js deck: Quarto's template loads reveal.js's math plugin, which loads MathJax (the deck's
-// adapter, _extensions/course/reveal-mathjax.js, and the 1.3 MB tex-chtml-full.js) and typesets in
-// the browser before the first slide is ready.  Its formulas typeset here instead, the plugin goes.
+// A reveal.js deck: Quarto's template loads reveal.js's math plugin, which would load MathJax (the
+// 1.3 MB tex-chtml-full.js) and typeset in the browser before the first slide is ready.  Its formulas typeset here instead, the plugin goes.
 const DECK = /<div class="reveal"/;
 const MATH_PLUGIN_SCRIPT = /[ \t]*<script src="[^"]*\/plugin\/math\/math\.js"><\/script>[ \t]*\n?/;
 const MATH_PLUGIN = /\n?[ \t]*RevealMath,/;
