@@ -118,6 +118,7 @@ export async function modulePagePdf(browser, origin, PAGE) {
         head.setAttribute("aria-expanded", "true");
       }
       window.dispatchEvent(new Event("resize"));       // the demos that were hidden take their width
+      window.dispatchEvent(new Event("beforeprint"));  // the OJS runtime and every demo start (as in print)
     });
     const blank = await demosDrawn(page);
     if (blank.length) throw new Error(`demos not drawn on ${PAGE}: ${blank.join(", ")}`);

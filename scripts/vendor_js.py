@@ -167,7 +167,7 @@ RUNTIME_MIN = "quarto-ojs-runtime.min.js"
 # The inline module that replaces Quarto's: the page's text, equations and figures paint with no
 # OJS script at all; the (minified) runtime is imported once a reader may see a demo: an OJS cell's
 # output within a screen of the viewport (a collapsed callout's stay hidden until it opens), a deck's
-# current slide holding one (a printed handout: at once), or the reader's first scroll, key or touch.  Each demo then draws when it
+# current slide holding one (a printed handout: at once), printing, or the reader's first scroll, key or touch.  Each demo then draws when it
 # nears the screen (seen() in _extensions/course/demo-setup.qmd).  The demos' modules are preloaded
 # alongside the runtime, not at load.
 OJS_ON_DEMAND = """<script type="module" id="ojs-on-demand">
@@ -188,6 +188,9 @@ function start() {
   });
 }
 for (const type of WAKE) addEventListener(type, start, {capture: true, passive: true});
+// printed (or a handout printed by scripts/handouts.mjs): every demo is drawn on paper
+addEventListener("beforeprint", start);
+matchMedia("print").addEventListener("change", (e) => { if (e.matches) start(); });
 if (document.querySelector(".reveal")) {
   const check = () => { if (document.querySelector(".reveal .slides section.present [id^=ojs-cell-]")) start(); };
   for (const type of ["ready", "slidechanged"]) document.addEventListener(type, check);

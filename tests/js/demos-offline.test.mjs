@@ -62,6 +62,9 @@ test("offline: the four demos draw from the data and every control redraws its p
   const site = await serve(ROOT, {[HARNESS]: harnessPage(pageScript()), [RESULTS]: readFileSync(m.fixture, "utf8")});
   const {browser, page, problems} = await openOffline(site.origin);
   try {
+    // every demo within a screen of the view, so each draws at once (they draw when seen: seen() in
+    // the course demo set-up; the rendered-site suite checks that lazy drawing on the real pages)
+    await page.setViewportSize({width: 1280, height: 12_000});
     await page.goto(site.origin + HARNESS);
     await page.waitForFunction(() => window.__demoReady === true, null, {timeout: 30_000});
     assert.equal(await page.locator(".observablehq--error").count(), 0,

@@ -44,6 +44,9 @@ test("offline: vendored Plot/Inputs/d3/MathJax load and the demo draws and react
   const site = await serve(ROOT, {[HARNESS]: page_});
   const {browser, page, problems} = await openOffline(site.origin);
   try {
+    // every demo within a screen of the view, so each draws at once (they draw when seen: seen() in
+    // the course demo set-up; the rendered-site suite checks that lazy drawing on the real pages)
+    await page.setViewportSize({width: 1280, height: 12_000});
     await page.goto(site.origin + HARNESS);
     await page.waitForFunction(() => window.__demoReady === true, null, {timeout: 30_000});
     // the libraries came from the site, and left no globals behind
