@@ -147,7 +147,9 @@ class ModuleBuild:
 
     def __init__(self, module: Module):
         self.module = module
-        self.package = f"module_build_{module.id.replace('-', '_')}"
+        # the package's name is its path (modules.<id>.build), as tools that key code by its import
+        # name expect (mutmut); a name needs no identifier rules when the package is loaded by path
+        self.package = f"modules.{module.id}.build"
 
     def _load_package(self):
         if self.package not in sys.modules:
