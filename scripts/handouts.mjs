@@ -98,7 +98,7 @@ async function localPage(browser, origin, viewport) {
 async function demosDrawn(page) {
   await page.waitForFunction(() => [...document.querySelectorAll('div[class$="-demo"], div.demo')]
     .every((d) => d.querySelector("svg path, svg rect, svg circle, canvas") || d.querySelector(".observablehq--error")),
-  null, {timeout: 60_000});
+  null, {timeout: 120_000});   // generous: a loaded machine draws the deck's demos slowly
   return page.evaluate(() => [...document.querySelectorAll('div[class$="-demo"], div.demo')]
     .filter((d) => d.querySelector(".observablehq--error") || !d.querySelector("svg path, svg rect, svg circle, canvas"))
     .map((d) => d.className));
