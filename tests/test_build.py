@@ -21,15 +21,13 @@ import pytest
 
 from scripts import build, claims, files, formatting, lab_source, paths, render_site, results
 from scripts.paths import ROOT
-from tests.support import M3, fake_lab_results
+from tests.support import M3, fake_lab_results, fixture
 
 FIXTURE = M3.fixture
 COMMITTED = M3.results
 CORPUS = M3.corpus()
 
 
-def fixture() -> dict:
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 def snapshot(paths) -> dict:
@@ -463,7 +461,7 @@ def test_second_concurrent_build_is_refused(built, capsys):
 # --------------------------------------------------------------------------------------------
 def lab_results(settings: str) -> dict:
     """What the lab's last cell writes, from the fixture, with an LSTM curve that satisfies the claims."""
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     prov = d.pop("provenance")
     for key in ("claims", "schema_version"):
         d.pop(key)

@@ -9,9 +9,9 @@ import math
 import pytest
 
 from scripts import claims, lab_source, paths
-from tests.support import M3, fake_lab_results
+from tests.support import M3, fake_lab_results, fixture
 
-FIXTURE = json.loads(M3.fixture.read_text(encoding="utf-8"))
+FIXTURE = fixture()
 
 
 def holds(name: str, data: dict) -> bool:
@@ -314,7 +314,7 @@ def test_unclipped_loss_spikes_then_falls_back_at_its_edges():
 
 def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
     """python -m scripts.claims: exit 2 and one line on stderr for a file it cannot read (issue 17)."""
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["models"]["lstm"]["test_nats"] = float("nan")
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(d), encoding="utf-8")
@@ -323,7 +323,7 @@ def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert err == f"claims: {M3.id}: {p} is not valid JSON: non-finite number at models/lstm/test_nats (the lab must write null)\n"
     del d["gradient_by_distance"]
-    p.write_text(json.dumps({**d, "models": json.loads(M3.fixture.read_text())["models"]}), encoding="utf-8")
+    p.write_text(json.dumps({**d, "models": fixture()["models"]}), encoding="utf-8")
     assert claims.main([str(p)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "(1 problem): at (top level): 'gradient_by_distance' is a required property" in err
@@ -338,7 +338,7 @@ def claim(name: str):
 
 
 def with_ratio_at_50(ratio: float) -> dict:
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     g = d["gradient_by_distance"]
     i = g["distance"].index(50)
     g["rnn_grad_norm"][i] = 1e-6
@@ -348,7 +348,7 @@ def with_ratio_at_50(ratio: float) -> dict:
 
 
 def with_clipped_final_loss(loss: float) -> dict:
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["clipping_demo"]["clipped"]["final_loss"] = loss
     return d
 
@@ -373,7 +373,7 @@ def test_claim_thresholds_at_the_boundaries_the_page_states():
 # claims
 # --------------------------------------------------------------------------------------------
 def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d.update(fake_lab_results())
     assert not claims.failed(claims.evaluate(M3, d))
     broken = copy.deepcopy(d)
@@ -384,7 +384,7 @@ def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
 
 
 def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["models"]["rnn"] = {}
     out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["neural_models_beat_best_ngram"]["holds"]
@@ -392,7 +392,7 @@ def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
 
 
 def test_ngram_rows_must_match_lab1():
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["models"]["trigram"]["test_nats"] = 2.0861
     out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["ngram_rows_match_lab1"]["holds"]

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from scripts import paths, site_data
-from tests.support import M3
+from tests.support import M3, fixture
 
 PD = M3.build.page_data       # the module's own formatting of its data
 
@@ -24,7 +24,7 @@ def values(data: dict) -> dict:
 
 @pytest.fixture
 def data() -> dict:
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     m = d["models"]
     m["rnn"].update(test_nats=1.69594, perplexity=5.45155, bpc=2.44672, parameters=103041, training_steps=1000)
     m["lstm"].update(test_nats=1.6114, perplexity=5.0098, parameters=350593, training_steps=2000)

@@ -25,7 +25,7 @@ import yaml
 
 from scripts import course, paths
 from scripts.paths import ROOT
-from tests.support import M3
+from tests.support import M3, fixture
 
 MODULE = M3.dir
 FIXTURE = M3.fixture
@@ -153,8 +153,6 @@ def module_ast(module_text):
     return pandoc_ast(module_text)
 
 
-def fixture_data() -> dict:
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -176,7 +174,7 @@ def test_site_data_validates_and_writes_everything(gen):
 
 
 def test_site_data_rejects_invalid_data(tmp_path):
-    bad = fixture_data()
+    bad = fixture()
     del bad["models"]["lstm"]["perplexity"]
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(bad))
@@ -511,7 +509,7 @@ def test_worked_examples_match_the_spec(gen):
 def test_the_results_table_shows_each_label_once(gen):
     """The lab's labels already name k, n, d_h and the steps: the table must not append them again."""
     out, _ = gen
-    data = fixture_data()
+    data = fixture()
     table = (out / GENERATED_REL / "_results-table.md").read_text(encoding="utf-8")
     labels = [line.split("|")[1].strip() for line in table.splitlines()[2:8]]
     assert len(labels) == 6
@@ -528,15 +526,15 @@ def test_the_results_table_shows_each_label_once(gen):
 def test_the_fixture_labels_are_as_long_as_the_real_ones():
     """Short fixture labels hid a suffix appended twice; the fixture mirrors the lab's label format."""
     real = json.loads(M3.results.read_text(encoding="utf-8"))["models"]
-    fixture = fixture_data()["models"]
+    made_up = fixture()["models"]
     for key in ["bigram", "trigram", "best_ngram", "rnn", "lstm"]:
         strip = lambda s: re.sub(r"\d[\d,.]*", "#", s)  # noqa: E731  (the numbers may differ, not the words)
-        assert strip(fixture[key]["label"]) == strip(real[key]["label"]), key
+        assert strip(made_up[key]["label"]) == strip(real[key]["label"]), key
 
 
 def test_section_4_answer_computes_from_the_numbers_it_shows(tmp_path):
     """'1 - 1/6.0 = 0.833', not 0.832 from the unrounded 5.97: every step uses the previous shown value."""
-    data = fixture_data()
+    data = fixture()
     data["gradient_by_distance"]["rnn_spectral_norm_W"] = 5.97
     p = tmp_path / "d.json"
     p.write_text(json.dumps(data))
@@ -629,7 +627,7 @@ def test_no_measured_number_is_typed_into_a_page(gen, tmp_path):
 
 def test_pages_show_the_datas_values(gen, module_text):
     out, v = gen
-    data = fixture_data()
+    data = fixture()
     text = plain_text(module_text)
     table = (out / GENERATED_REL / "_results-table.md").read_text(encoding="utf-8")
     for key in ["uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm"]:
@@ -658,7 +656,7 @@ def test_pages_show_the_datas_values(gen, module_text):
 
 
 def test_changing_the_data_changes_the_page(tmp_path):
-    data = fixture_data()
+    data = fixture()
     changed = copy.deepcopy(data)
     changed["models"]["lstm"]["test_nats"] = 1.4321
     changed["models"]["lstm"]["perplexity"] = 4.1876
@@ -707,7 +705,7 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
     the notebook prints them (two figures, from the unrounded data), the measured direct-path products, and the
     sentence the data picks; it no longer names a cause the lab never measured."""
     _, v = gen
-    data = fixture_data()
+    data = fixture()
     g = data["gradient_by_distance"]
     box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
                if "What Lab 3 Measured for the LSTM" in title)

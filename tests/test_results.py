@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from scripts import files, paths, results
-from tests.support import M3
+from tests.support import M3, fixture
 
 SHA = "0123456789abcdef" * 4
 
@@ -21,7 +21,7 @@ def test_dumps_is_the_one_stable_serialization():
 
 
 def test_staleness_defaults_to_full_settings_and_names_a_missing_file(tmp_path):
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["provenance"].update(lab_source_sha256=SHA, settings="full")
     path = tmp_path / "baselines.json"
     path.write_text(json.dumps(d), encoding="utf-8")
@@ -67,7 +67,7 @@ def test_a_failure_while_backing_up_is_reported_as_itself(tmp_path, monkeypatch)
 
 
 def results_file(tmp_path, settings="full"):
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["provenance"].update(lab_source_sha256=SHA, settings=settings)
     path = tmp_path / "baselines.json"
     path.write_text(json.dumps(d), encoding="utf-8")
@@ -96,7 +96,7 @@ def test_every_state_reports_both_hashes_and_what_it_means(tmp_path):
 def test_schema_messages_name_the_place_and_stay_short(tmp_path):
     with pytest.raises(results.ResultsError, match=r"at \(top level\): \[\] is not of type 'object'"):
         results.validate(M3, [])
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     # "'" + s + "' is not of type 'number'" is len(s) + 26 characters: 200 is kept whole, 201 is cut
     for length, shown in ((174, "'" + "9" * 174 + "' is not of type 'number'"),
                           (175, ("'" + "9" * 175 + "' is not of type 'number'")[:200] + "...")):
@@ -134,7 +134,7 @@ def test_write_if_changed_never_leaves_a_half_written_file(tmp_path, monkeypatch
 
 
 def test_a_nan_is_refused_naming_where_it_is(tmp_path):
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["gradient_by_distance"]["rnn_grad_norm"][3] = float("nan")
     d["clipping_demo"]["clipped"]["final_loss"] = float("inf")
     p = tmp_path / "baselines.json"
@@ -164,12 +164,10 @@ def test_messages_name_project_files_relative_to_the_project(tmp_path, monkeypat
 # --------------------------------------------------------------------------------------------
 # results files: staleness
 # --------------------------------------------------------------------------------------------
-def fixture_data() -> dict:
-    return json.loads(M3.fixture.read_text(encoding="utf-8"))
 
 
 def results_file_with_sha(tmp_path, sha: str, settings: str = "full"):
-    d = fixture_data()
+    d = fixture()
     d["provenance"].update(lab_source_sha256=sha, settings=settings)
     path = tmp_path / "baselines.json"
     path.write_text(json.dumps(d), encoding="utf-8")
@@ -227,11 +225,11 @@ def test_successful_overwrite_leaves_no_backup_or_temp_file(tmp_path):
 # schema
 # --------------------------------------------------------------------------------------------
 def test_fixture_matches_schema():
-    results.validate(M3, json.loads(M3.fixture.read_text(encoding="utf-8")))
+    results.validate(M3, fixture())
 
 
 def test_broken_copy_is_rejected_with_clear_message(tmp_path):
-    d = json.loads(M3.fixture.read_text(encoding="utf-8"))
+    d = fixture()
     d["models"]["lstm"]["test_nats"] = "1.6"
     del d["provenance"]["lab_source_sha256"]
     with pytest.raises(results.ResultsError) as e:
