@@ -167,7 +167,7 @@ RUNTIME_MIN = "quarto-ojs-runtime.min.js"
 # The inline module that replaces Quarto's: the page's text, equations and figures paint with no
 # OJS script at all; the (minified) runtime is imported once a reader may see a demo: an OJS cell's
 # output within a screen of the viewport (a collapsed callout's stay hidden until it opens), a deck's
-# current slide holding one (a printed handout: at once), printing, or the reader's first scroll, key or touch.  Each demo then draws when it
+# current slide holding one (a printed handout: once reveal.js has laid out its pages), printing, or the reader's first scroll, key or touch.  Each demo then draws when it
 # nears the screen (seen() in _extensions/course/demo-setup.qmd).  The demos' modules are preloaded
 # alongside the runtime, not at load.
 OJS_ON_DEMAND = """<script type="module" id="ojs-on-demand">
@@ -191,10 +191,15 @@ for (const type of WAKE) addEventListener(type, start, {capture: true, passive: 
 // printed (or a handout printed by scripts/handouts.mjs): every demo is drawn on paper
 addEventListener("beforeprint", start);
 matchMedia("print").addEventListener("change", (e) => { if (e.matches) start(); });
-if (document.querySelector(".reveal")) {
+if (document.querySelector(".reveal") && /print-pdf/i.test(location.search)) {
+  // the printed deck: reveal.js lays it out by taking every slide out of the page for a frame and
+  // putting them back in .pdf-page boxes, then says "pdf-ready"; a cell run in between would find
+  // no output element and its demo would never draw
+  if (document.querySelector(".reveal .slides > .pdf-page")) start(); else document.addEventListener("pdf-ready", start);
+} else if (document.querySelector(".reveal")) {
   const check = () => { if (document.querySelector(".reveal .slides section.present [id^=ojs-cell-]")) start(); };
   for (const type of ["ready", "slidechanged"]) document.addEventListener(type, check);
-  if (/print-pdf/i.test(location.search)) start(); else check();
+  check();
 } else {
   io = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) start(); }, {rootMargin: "100%% 0px"});
   for (const cell of document.querySelectorAll("[id^=ojs-cell-]")) io.observe(cell);

@@ -275,6 +275,29 @@ test("the briefing deck renders and works with no network", {skip, timeout: 900_
     await print.close();
   });
 
+  await t.test("the handout starts its demos only once reveal.js has laid out the printed slides", async () => {
+    // reveal.js lays out ?print-pdf by taking every slide out of the page for an animation frame and
+    // putting them back in .pdf-page boxes, then says "pdf-ready"; a demo cell run in between finds no
+    // output element and never draws (on a loaded machine make handouts waited for it in vain).  So
+    // the OJS runtime is requested after "pdf-ready"; here every animation frame also comes 0.5 s late.
+    const slow = await context.newPage();
+    const errors = [];
+    slow.on("pageerror", (err) => errors.push(String(err)));
+    await slow.addInitScript(() => {
+      const raf = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (callback) => raf((t) => setTimeout(() => callback(t), 500));
+      document.addEventListener("pdf-ready", () => { window.pdfReadyAt = performance.now(); });
+    });
+    await slow.goto(server.origin + DECK + "?print-pdf", {waitUntil: "load"});
+    await slow.waitForSelector('.pdf-page .gradient-demo svg[class^="plot"] path', {state: "attached", timeout: 60_000});
+    const {pdfReadyAt, runtimeAt} = await slow.evaluate(() => ({pdfReadyAt: window.pdfReadyAt,
+      runtimeAt: performance.getEntriesByType("resource").find((e) => /quarto-ojs-runtime/.test(e.name))?.startTime}));
+    assert.ok(pdfReadyAt !== undefined && runtimeAt !== undefined, `pdf-ready at ${pdfReadyAt}, runtime requested at ${runtimeAt}`);
+    assert.ok(runtimeAt >= pdfReadyAt, `the OJS runtime was requested at ${runtimeAt.toFixed(0)} ms, before pdf-ready at ${pdfReadyAt.toFixed(0)} ms`);
+    assert.deepEqual(errors, [], "page errors while the printed deck laid out");
+    await slow.close();
+  });
+
   await t.test("no console error, no failed request, nothing off the site", () => {
     assert.deepEqual(problems.blocked, [], "requests off the site");
     assert.deepEqual(problems.failed, [], "failed requests");
