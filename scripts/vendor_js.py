@@ -168,7 +168,7 @@ RUNTIME_MIN = "quarto-ojs-runtime.min.js"
 # OJS script at all; the (minified) runtime is imported once a reader may see a demo: an OJS cell's
 # output within a screen of the viewport (a collapsed callout's stay hidden until it opens), a deck's
 # current slide holding one (a printed handout: once reveal.js has laid out its pages), printing, or the reader's first scroll, key or touch.  Each demo then draws when it
-# nears the screen (seen() in _extensions/course/demo-setup.qmd).  The demos' modules are preloaded
+# nears the screen (seen() in _extensions/course/demo-setup.ojs).  The demos' modules are preloaded
 # alongside the runtime, not at load.
 OJS_ON_DEMAND = """<script type="module" id="ojs-on-demand">
 // scripts/vendor_js.py --post-render: the OJS runtime loads when a demo may be seen, not at load

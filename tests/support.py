@@ -3,6 +3,7 @@ its id, and its module build code.  A second module's tests take their module th
 from __future__ import annotations
 
 import json
+import re
 
 from scripts import course
 
@@ -31,3 +32,12 @@ def fake_lab_results(settings="full") -> dict:
     run["phase_s"] = {"ngram": 1.5, "train_rnn": 20.0, "train_lstm": 60.0}
     d["lab_run"] = run
     return d
+
+
+def pandoc_ast(text: str, fmt: str = "markdown") -> dict:
+    """A page's pandoc AST, as pandoc parses it once Quarto has taken out its executable cells: a
+    ```{ojs} fence (not pandoc syntax, so pandoc would read its lines as text) becomes a code block."""
+    import pypandoc
+
+    text = re.sub(r"^([ \t]*```+)\s*\{ojs\b([^}]*)\}", r"\1{.ojs\2}", text, flags=re.M)
+    return json.loads(pypandoc.convert_text(text, "json", format=fmt))

@@ -25,7 +25,7 @@ import yaml
 
 from scripts import course, paths
 from scripts.paths import ROOT
-from tests.support import M3, fixture
+from tests.support import M3, fixture, pandoc_ast
 
 MODULE = M3.dir
 FIXTURE = M3.fixture
@@ -93,12 +93,6 @@ def expand(page: Path, gen_root: Path, variables: dict | None) -> str:
     res = subprocess.run(cmd + (["--no-meta"] if variables is None else []), capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return res.stdout
-
-
-def pandoc_ast(text: str) -> dict:
-    import pypandoc
-
-    return json.loads(pypandoc.convert_text(text, "json", format="markdown"))
 
 
 def walk(node, fn):
@@ -480,8 +474,8 @@ def test_includes_are_alone_on_their_line():
 def test_includes_and_listings(gen):
     out, _ = gen
     text = MODULE_PAGE.read_text(encoding="utf-8")
-    assert "{{< include _gradient-demo.qmd >}}" in text
-    assert text.index("{{< include _predict-gradient.qmd >}}") < text.index("_gradient-demo.qmd") < text.index("With $x = 0$")
+    assert "```{ojs}\n{{< include _gradient-demo.ojs >}}\n```" in text
+    assert text.index("{{< include _predict-gradient.qmd >}}") < text.index("_gradient-demo.ojs") < text.index("With $x = 0$")
     for page in PAGES:
         for name in INCLUDE.findall(page.read_text(encoding="utf-8")):
             assert include_target(name, page, out).exists(), f"{page.name}: include {name}"
@@ -610,7 +604,8 @@ def test_no_measured_number_is_typed_into_a_page(gen, tmp_path):
     if real.exists():
         with_real = run_site_data(tmp_path / "site-real", real)
         values |= measured_strings(with_real)
-    pages = PAGES + [p for p in MODULE.glob("_*.qmd") if p.name != "_gradient-demo.qmd"]
+    # the demos' own cells too (modules/<id>/_*.ojs), but for the one-unit demo's own parameters
+    pages = PAGES + list(MODULE.glob("_*.qmd")) + [p for p in MODULE.glob("_*.ojs") if p.name != "_gradient-demo.ojs"]
     for page in pages:
         raw = page.read_text(encoding="utf-8")
         for phrase in NOT_MEASURED:

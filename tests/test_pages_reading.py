@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.support import M3
+from tests.support import M3, pandoc_ast
 
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = M3.dir / "glossary.qmd"
@@ -53,10 +53,7 @@ REQUIRED_TERMS = {
 # --------------------------------------------------------------------------------------------
 # Parsing
 # --------------------------------------------------------------------------------------------
-def pandoc_json(text: str, fmt: str = "markdown") -> dict:
-    import pypandoc
-
-    return json.loads(pypandoc.convert_text(text, "json", format=fmt))
+pandoc_json = pandoc_ast
 
 
 def front_matter(path: Path) -> dict:

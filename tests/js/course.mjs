@@ -16,9 +16,9 @@ import YAML from "yaml";
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const MODULES = join(ROOT, "modules");
 // the course-wide presentation (_extensions/course/): the shared OJS set-up every page with demos
-// includes once (as /_extensions/course/demo-setup.qmd), the demos' stylesheet and number formatter
+// includes once (as the body of an OJS fence: /_extensions/course/demo-setup.ojs), the demos' stylesheet and number formatter
 export const COURSE = join(ROOT, "_extensions", "course");
-export const DEMO_SETUP = join(COURSE, "demo-setup.qmd");
+export const DEMO_SETUP = join(COURSE, "demo-setup.ojs");
 export const DEMO_CSS = join(COURSE, "demo.css");
 export const FORMATTING = join(COURSE, "formatting.js");
 // the module template (`make module`, scripts/new_module.py): its module/ folder becomes modules/<id>/

@@ -5,7 +5,7 @@
 // (so the partials' relative URLs resolve as on the site), and /data/<id>/results.json replaced by
 // the module's fixture, tests/fixtures/<id>/results.json (the committed data may predate the keys
 // these demos read).  The page runs the OJS cells of the course demo set-up
-// (_extensions/course/demo-setup.qmd) and the six demo partials through ojs-harness.mjs.
+// (_extensions/course/demo-setup.ojs) and the six demo partials (modules/<id>/_*.ojs) through ojs-harness.mjs.
 // Each control is moved with the keyboard (focus, arrow key), as a student without a mouse would,
 // or by choosing an option; the SVG of that demo's plot must change and nothing may log an error.
 // Prints each control's redraw time (redraw-time.mjs) in this harness, which is not Quarto's runtime.
@@ -20,8 +20,8 @@ import {assertNoProblems} from "./page-checks.mjs";
 import {redrawTime} from "./redraw-time.mjs";
 
 const m = module("03-sequence-models");
-const PARTIALS = [DEMO_SETUP, ...["_sampling-demo.qmd", "_clipping-demo.qmd", "_clipping-measured.qmd",
-  "_forget-gate-demo.qmd", "_gradient-measured-rnn.qmd", "_gradient-measured-lstm.qmd"].map((p) => m.page(p))];
+const PARTIALS = [DEMO_SETUP, ...["_sampling-demo.ojs", "_clipping-demo.ojs", "_clipping-measured.ojs",
+  "_forget-gate-demo.ojs", "_gradient-measured-rnn.ojs", "_gradient-measured-lstm.ojs"].map((p) => m.page(p))];
 const HARNESS = `/${m.site}/demos-harness.html`;
 const RESULTS = `/${relative(ROOT, m.results)}`;     // what the demo set-up fetches: /data/<id>/results.json
 

@@ -2,8 +2,8 @@
 //
 // Serves the project root on 127.0.0.1 with a hand-made page in the module's folder, modules/<id>/
 // (the folder of the real page, so the partial's relative imports resolve as on the site).  The page
-// runs the OJS cells of the course demo set-up (_extensions/course/demo-setup.qmd) and the module's
-// _gradient-demo.qmd through a small stand-in for Quarto's OJS runtime (ojs-harness.mjs) and typesets
+// runs the OJS cells of the course demo set-up (_extensions/course/demo-setup.ojs) and the module's
+// _gradient-demo.ojs through a small stand-in for Quarto's OJS runtime (ojs-harness.mjs) and typesets
 // two equations with the npm package's MathJax (the site's pages and deck are typeset at render time,
 // so vendor/ holds only MathJax's fonts).
 // Every request off 127.0.0.1 is blocked.  Needs vendor/ (scripts/vendor_js.py) and Debian's Chromium; skipped without them.
@@ -17,7 +17,7 @@ import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mj
 import {assertNoProblems} from "./page-checks.mjs";
 
 const m = module("03-sequence-models");
-const PARTIAL = m.page("_gradient-demo.qmd");
+const PARTIAL = m.page("_gradient-demo.ojs");
 // the page includes the shared OJS set-up (Plot, Inputs, d3, htl from vendor/) once, before the demos
 const SETUP = DEMO_SETUP;
 const HARNESS = `/${m.site}/offline-harness.html`;

@@ -1,18 +1,21 @@
 // A small stand-in for Quarto's OJS runtime, for browser tests that run without Quarto.
 //
-// compileOjsPage(qmdTexts) parses the ```{ojs} cells of one or more .qmd files with
+// compileOjsPage(texts) parses the OJS cells of one or more demo files (a .ojs partial, the body of
+// one OJS block: //| options, then cells; or a .qmd with ```{ojs} blocks) with
 // @observablehq/parser 4.5.0 (the version Quarto bundles) and returns a module script that runs
 // them the way the runtime does where it matters for the demos:
 //   - cells run in dependency order, not page order; outputs appear in page order, each .qmd in a
-//     div with the classes of its fenced div (as on the site);
+//     div with the classes its cell has on the site (a .ojs partial's `//| classes:`, a .qmd's
+//     first fenced div);
 //   - a promise (import(), FileAttachment(...).json()) is awaited before its dependents run;
 //   - a `viewof x` cell shows its input; on "input" only the cells that read x re-run (not those
 //     that read the element, `viewof x`);
-//   - a block marked `//| output: false` runs and shows nothing;
+//   - a block marked `//| output: false` runs and shows nothing; elsewhere a cell shows its value
+//     only where it is an element (the runtime hides a declaration's other values);
 //   - built-ins: `width` (the harness root's width), `FileAttachment` (resolved against the page,
 //     like Quarto's), and the browser's globals.
 // A cell that throws shows an .observablehq--error box and logs console.error, so tests see it.
-// Static `import` cells are refused: the site does not use them (see _extensions/course/demo-setup.qmd).
+// Static `import` cells are refused: the site does not use them (see _extensions/course/demo-setup.ojs).
 import parser from "@observablehq/parser";
 import {ojsBlocks} from "./qmd-files.mjs";
 
@@ -21,11 +24,14 @@ const {parseModule} = parser;
 /** The name a reference or a cell id stands for: "x" or "viewof x". */
 const nameOf = (node) => (node.type === "ViewExpression" ? `viewof ${node.id.name}` : node.name);
 
-/** Parse the OJS cells of the given .qmd texts into [{name, viewof, refs, params, body}]. */
+/** The OJS blocks of a text: a .qmd's ```{ojs} blocks, or a .ojs partial (no fence) as one block. */
+const blocksOf = (text) => (/^\s*```+\s*\{ojs/m.test(text) ? ojsBlocks(text) : [{source: text, line: 0}]);
+
+/** Parse the OJS cells of the given texts into [{name, viewof, refs, params, body}]. */
 export function parseCells(qmdTexts) {
   const cells = [];
   for (const [part, text] of qmdTexts.entries()) {
-    for (const {source, line} of ojsBlocks(text)) {
+    for (const {source, line} of blocksOf(text)) {
       const hidden = /^\/\/\|\s*output:\s*false\s*$/m.test(source); // Quarto runs the cells, shows nothing
       for (const cell of parseModule(source).cells) {
         if (cell.body.type === "ImportDeclaration") throw new Error(`line ${line}: static OJS import cells are not supported`);
@@ -45,9 +51,12 @@ export function parseCells(qmdTexts) {
   return cells;
 }
 
-/** The classes of a partial's first fenced div, `::: {.demo .sampling-demo}` → ["demo", "sampling-demo"]. */
-export function fenceClasses(qmdText) {
-  const m = /^:::+\s*\{([^}]*)\}/m.exec(qmdText);
+/** The classes a demo's cell has on the site: a .ojs partial's `//| classes: demo sampling-demo`, or a
+ * .qmd's first fenced div, `::: {.demo .sampling-demo}` → ["demo", "sampling-demo"]. */
+export function fenceClasses(text) {
+  const option = /^\/\/\|\s*classes:\s*(.+)$/m.exec(text);
+  if (option) return option[1].trim().split(/\s+/);
+  const m = /^:::+\s*\{([^}]*)\}/m.exec(text);
   return m ? [...m[1].matchAll(/\.([\w-]+)/g)].map((x) => x[1]) : [];
 }
 

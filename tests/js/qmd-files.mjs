@@ -10,13 +10,14 @@ import YAML from "yaml";
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SKIP = new Set(["node_modules", "_site", ".quarto", "vendor", ".git", "build", "_freeze"]);
 
-/** Every .qmd under the project root (pages and underscore-prefixed include partials), sorted. */
-export function qmdFiles(dir = ROOT) {
+/** Every .qmd under the project root (pages and underscore-prefixed include partials), sorted;
+ * with `ext`, every file of that ending instead (".ojs": the demos' OJS partials). */
+export function qmdFiles(dir = ROOT, ext = ".qmd") {
   const out = [];
   for (const entry of readdirSync(dir, {withFileTypes: true})) {
     if (entry.isDirectory()) {
-      if (!SKIP.has(entry.name) && !entry.name.startsWith(".")) out.push(...qmdFiles(join(dir, entry.name)));
-    } else if (entry.name.endsWith(".qmd")) out.push(join(dir, entry.name));
+      if (!SKIP.has(entry.name) && !entry.name.startsWith(".")) out.push(...qmdFiles(join(dir, entry.name), ext));
+    } else if (entry.name.endsWith(ext)) out.push(join(dir, entry.name));
   }
   return out.sort();
 }
@@ -26,7 +27,7 @@ export const isPartial = (file) => file.split("/").pop().startsWith("_");
 
 // Quarto expands an include only where the shortcode starts a line (leading spaces allowed;
 // quarto-cli #1767), before it parses the page, so also inside an HTML comment.  The path is relative
-// to the including file, or to the project when it starts with "/" (/_extensions/course/demo-setup.qmd).
+// to the including file, or to the project when it starts with "/" (/_extensions/course/demo-setup.ojs).
 const INCLUDE = /^([ \t]*)\{\{<\s*include\s+(\S+?)\s*>\}\}/gm;
 // {{< meta data.KEY >}}: a value of the page's metadata (its module's _metadata.yml, under `data:`)
 const META = /\{\{<\s*meta\s+([\w.\-]+)\s*>\}\}/g;

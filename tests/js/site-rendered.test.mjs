@@ -48,7 +48,7 @@ async function openPage(browser, origin, path, screen) {
 }
 
 /** Each demo scrolled near until it has drawn or failed (a demo computes and draws only as it nears
-    the screen or its callout does: seen() in _extensions/course/demo-setup.qmd; the OJS runtime
+    the screen or its callout does: seen() in _extensions/course/demo-setup.ojs; the OJS runtime
     itself loads at the first scroll), then the page back where it was. */
 async function bringDemosNear(page) {
   await page.evaluate(async () => {
