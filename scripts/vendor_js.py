@@ -230,6 +230,43 @@ def ojs_on_demand(html: str, runtime: str = RUNTIME_MIN) -> str:
     return OJS_RUNTIME_TAG.sub("", html, count=1)
 
 
+# Quarto's page head loads its libraries (bootstrap, popper, tippy, search, clipboard, headroom, anchor,
+# quarto-nav) as plain <script src> tags, each of which holds the page's first paint until it has
+# loaded and run, though none of them draws the text: they only wire up the navbar, search, tooltips
+# and copy buttons, from DOMContentLoaded handlers.  Deferred, they still run before
+# DOMContentLoaded, and in the order they ran before: the classic scripts in their order, then
+# Quarto's module scripts (which a browser already defers) moved after them.
+HEAD_SCRIPT = re.compile(r'[ \t]*(<script\b[^>]*\bsrc="[^"]*"[^>]*>)</script>[ \t]*\n?')
+
+
+def deferred_head_scripts(html: str) -> str:
+    """`html` with its head's classic <script src> tags deferred and its module scripts after them,
+    so that they run in the same order after the page has painted; a reveal.js deck (whose plugins
+    are started by inline scripts that need them at once) is left as it is."""
+    end = html.find("</head>")
+    if end < 0 or 'class="reveal"' in html:
+        return html
+    head = html[:end]
+    tags = list(HEAD_SCRIPT.finditer(head))
+    classic = [t for t in tags if not re.search(r'\s(defer|async|type="module")', t.group(1))]
+    if not classic:
+        return html
+    modules = [t for t in tags if 'type="module"' in t.group(1) and t.start() < classic[-1].start()]
+    moved = "".join(t.group(0) for t in modules)
+    out, at = [], 0
+    for t in tags:
+        out.append(head[at:t.start()])
+        if t in classic:
+            out.append(t.group(0).replace("<script", "<script defer", 1))
+        elif t not in modules:
+            out.append(t.group(0))
+        if t is classic[-1]:
+            out.append(moved)
+        at = t.end()
+    out.append(head[at:])
+    return "".join(out) + html[end:]
+
+
 def minified_runtime(site: Path) -> bool:
     """Quarto's own minified OJS runtime in place of the unminified one in site_libs/; False if not found."""
     folder = site / "site_libs" / "quarto-ojs"
@@ -249,11 +286,67 @@ def minified_runtime(site: Path) -> bool:
     return True
 
 
+# Quarto ships the whole Bootstrap Icons font (176 KiB, some 2,000 icons) with every page that shows
+# one icon (the GitHub mark of "View source"); the site's copy keeps only the icons its pages and
+# Quarto's scripts name (bi-<name>), which is a few KiB.  Made from Quarto's own copy each time, so an
+# icon that a later render adds is never missing.
+ICON_NAME = re.compile(r"\bbi-([a-z0-9]+(?:-[a-z0-9]+)*)")
+ICON_RULE = re.compile(r'\.bi-([a-z0-9-]+)::?before\s*\{\s*content:\s*"\\([0-9a-fA-F]+)"')
+
+
+def quarto_share() -> Path | None:
+    """Quarto's resources folder ($QUARTO_SHARE_PATH, else `quarto --paths`), or None."""
+    share = os.environ.get("QUARTO_SHARE_PATH")
+    if not share:
+        try:
+            share = subprocess.run(["quarto", "--paths"], capture_output=True, text=True, check=True).stdout.splitlines()[1]
+        except (OSError, subprocess.CalledProcessError, IndexError):
+            return None
+    return Path(share)
+
+
+def subset_icon_font(site: Path) -> int | None:
+    """Cut the site's Bootstrap Icons font down to the icons named in its pages and scripts; the
+    number of icons kept, or None where there is no font or no original to cut from."""
+    folder = site / "site_libs" / "bootstrap"
+    font, css = folder / "bootstrap-icons.woff", folder / "bootstrap-icons.css"
+    share = quarto_share()
+    original = share / "formats" / "html" / "bootstrap" / "dist" / "bootstrap-icons.woff" if share else None
+    if not (font.exists() and css.exists() and original and original.exists()):
+        return None
+    codepoints = {name: int(code, 16) for name, code in ICON_RULE.findall(css.read_text(encoding="utf-8"))}
+    named = set()
+    for f in [*site.rglob("*.html"), *(site / "site_libs").rglob("*.js"), *(f for f in site.rglob("*.css") if f != css)]:
+        named.update(ICON_NAME.findall(f.read_text(encoding="utf-8", errors="replace")))
+    keep = sorted(codepoints[n] for n in named if n in codepoints)
+    import logging
+
+    from fontTools import subset   # fonttools (requirements.txt)
+
+    logging.getLogger("fontTools").setLevel(logging.ERROR)   # Quarto's copy has a quirk it reports, harmlessly
+
+    options = subset.Options()
+    options.flavor = "woff"
+    options.layout_features = ["*"]
+    with subset.load_font(str(original), options) as ttf:
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=keep)
+        subsetter.subset(ttf)
+        out = folder / "bootstrap-icons.woff.tmp"
+        subset.save_font(ttf, str(out), options)
+    if font.read_bytes() == out.read_bytes():
+        out.unlink()
+    else:
+        out.replace(font)
+    return len(keep)
+
+
 def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
     """Make the rendered pages load MathJax from the site and the OJS runtime on demand; return the
     CDN references left.  `pages`: only these (the pages this render wrote), else every page."""
     left = []
     minified = minified_runtime(site)
+    subset_icon_font(site)
     for page in sorted(pages if pages is not None else site.rglob("*.html")):
         if not page.exists():
             continue
@@ -263,6 +356,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
         new = ROOT_VENDOR_SRC.sub(lambda m: f"{m.group(1)}{m.group(2)}{prefix}vendor/", text)
         new = POLYFILL_TAG.sub("", new)
         new = ojs_on_demand(new, RUNTIME_MIN if minified else RUNTIME)
+        new = deferred_head_scripts(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
         left += [f"{page.relative_to(site)}: {url}" for url in CDN_PATTERN.findall(new)]

@@ -1,0 +1,77 @@
+"""scripts/vendor_js.py's post-render steps on a page's bytes: Quarto's head scripts deferred in the
+order they ran, and the icon font cut down to the icons the site names.  (The rendered site, with
+every step, is checked in a browser by tests/js/site-rendered.test.mjs.)"""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from scripts import vendor_js
+
+HEAD = """<html><head>
+<script src="a.js"></script>
+<script src="quarto.js" type="module"></script>
+<script src="b.js"></script>
+<script type="text/javascript">const inline = 1;</script>
+<script src="late.js" type="module"></script>
+<link href="x.css" rel="stylesheet">
+</head><body><script src="body.js"></script></body></html>"""
+
+
+def head_scripts(html: str) -> list[str]:
+    head = html[:html.index("</head>")]
+    return re.findall(r"<script\b[^>]*\bsrc=\"[^\"]*\"[^>]*>", head)
+
+
+def test_head_scripts_are_deferred_in_the_order_they_ran():
+    out = vendor_js.deferred_head_scripts(HEAD)
+    # before: a.js and b.js ran at once, the two modules after the page was parsed; after: all after
+    # parsing, in that same order (a browser runs deferred and module scripts in document order)
+    assert head_scripts(out) == ['<script defer src="a.js">', '<script defer src="b.js">',
+                                 '<script src="quarto.js" type="module">', '<script src="late.js" type="module">']
+    assert "<script type=\"text/javascript\">const inline = 1;</script>" in out     # inline scripts stay
+    assert out.endswith('<body><script src="body.js"></script></body></html>')      # the body is left alone
+    assert vendor_js.deferred_head_scripts(out) == out                             # a second run changes nothing
+
+
+def test_a_deck_and_a_page_without_head_scripts_are_left_alone():
+    deck = HEAD.replace("<body>", '<body><div class="reveal">')
+    assert vendor_js.deferred_head_scripts(deck) == deck
+    bare = "<html><head><title>t</title></head><body></body></html>"
+    assert vendor_js.deferred_head_scripts(bare) == bare
+
+
+def quarto_icons():
+    share = vendor_js.quarto_share()
+    folder = share / "formats" / "html" / "bootstrap" / "dist" if share else None
+    if not (folder and (folder / "bootstrap-icons.woff").exists()):
+        pytest.skip("no Quarto resources (quarto is not on PATH): no icon font to cut")
+    return folder
+
+
+def test_the_icon_font_keeps_the_icons_the_site_names(tmp_path):
+    from fontTools.ttLib import TTFont
+
+    folder = quarto_icons()
+    site = tmp_path / "_site"
+    libs = site / "site_libs" / "bootstrap"
+    libs.mkdir(parents=True)
+    for name in ("bootstrap-icons.woff", "bootstrap-icons.css"):
+        shutil.copy(folder / name, libs / name)
+    (site / "index.html").write_text('<a><i class="bi bi-github"></i></a>', encoding="utf-8")
+    (site / "site_libs" / "x.js").write_text('el.className = "bi-clipboard";', encoding="utf-8")
+
+    assert vendor_js.subset_icon_font(site) == 2
+    css = (libs / "bootstrap-icons.css").read_text(encoding="utf-8")
+    code = {n: int(c, 16) for n, c in vendor_js.ICON_RULE.findall(css)}
+    cmap = TTFont(str(libs / "bootstrap-icons.woff")).getBestCmap()
+    assert {code["github"], code["clipboard"]} <= set(cmap), "a named icon is missing from the font"
+    assert code["search"] not in cmap, "an icon no page names was kept"
+    assert (libs / "bootstrap-icons.woff").stat().st_size < (folder / "bootstrap-icons.woff").stat().st_size / 20
+
+    # a page that names one more icon gets it at the next render (cut from Quarto's copy, not the cut one)
+    (site / "page.html").write_text('<i class="bi bi-search"></i>', encoding="utf-8")
+    assert vendor_js.subset_icon_font(site) == 3
+    assert code["search"] in TTFont(str(libs / "bootstrap-icons.woff")).getBestCmap()
