@@ -267,19 +267,25 @@ def deferred_head_scripts(html: str) -> str:
     return "".join(out) + html[end:]
 
 
-def minified_runtime(site: Path) -> bool:
-    """Quarto's own minified OJS runtime in place of the unminified one in site_libs/; False if not found."""
-    folder = site / "site_libs" / "quarto-ojs"
-    if not (folder / RUNTIME).exists() and (folder / RUNTIME_MIN).exists():
-        return True
+def quarto_share() -> Path | None:
+    """Quarto's resources folder ($QUARTO_SHARE_PATH, else `quarto --paths`), or None."""
     share = os.environ.get("QUARTO_SHARE_PATH")
     if not share:
         try:
             share = subprocess.run(["quarto", "--paths"], capture_output=True, text=True, check=True).stdout.splitlines()[1]
         except (OSError, subprocess.CalledProcessError, IndexError):
-            return False
-    src = Path(share) / "formats" / "html" / "ojs" / RUNTIME_MIN
-    if not src.exists() or not folder.exists():
+            return None
+    return Path(share)
+
+
+def minified_runtime(site: Path) -> bool:
+    """Quarto's own minified OJS runtime in place of the unminified one in site_libs/; False if not found."""
+    folder = site / "site_libs" / "quarto-ojs"
+    if not (folder / RUNTIME).exists() and (folder / RUNTIME_MIN).exists():
+        return True
+    share = quarto_share()
+    src = share / "formats" / "html" / "ojs" / RUNTIME_MIN if share else None
+    if not (src and src.exists() and folder.exists()):
         return False
     shutil.copy2(src, folder / RUNTIME_MIN)
     (folder / RUNTIME).unlink(missing_ok=True)
@@ -292,17 +298,6 @@ def minified_runtime(site: Path) -> bool:
 # icon that a later render adds is never missing.
 ICON_NAME = re.compile(r"\bbi-([a-z0-9]+(?:-[a-z0-9]+)*)")
 ICON_RULE = re.compile(r'\.bi-([a-z0-9-]+)::?before\s*\{\s*content:\s*"\\([0-9a-fA-F]+)"')
-
-
-def quarto_share() -> Path | None:
-    """Quarto's resources folder ($QUARTO_SHARE_PATH, else `quarto --paths`), or None."""
-    share = os.environ.get("QUARTO_SHARE_PATH")
-    if not share:
-        try:
-            share = subprocess.run(["quarto", "--paths"], capture_output=True, text=True, check=True).stdout.splitlines()[1]
-        except (OSError, subprocess.CalledProcessError, IndexError):
-            return None
-    return Path(share)
 
 
 def subset_icon_font(site: Path) -> int | None:
