@@ -267,6 +267,20 @@ def deferred_head_scripts(html: str) -> str:
     return "".join(out) + html[end:]
 
 
+# Quarto writes the source of every OJS cell into the page, highlighted, hidden when the cell does not
+# echo it (echo: false), so that its runtime can point at the line of an error.  Module 3's page
+# carried 17 such blocks: 137 KB of HTML and about a quarter of the page's elements, all styled at
+# load and never shown to a reader.  The runtime does without them ("sometimes the source code is not
+# echoed": it then shows the error box alone).
+HIDDEN_CELL_CODE = re.compile(r'<div class="code-copy-outer-scaffold"><div class="sourceCode cell-code hidden"[^>]*>'
+                              r'<pre\b.*?</pre></div><button\b[^>]*class="code-copy-button"[^>]*>.*?</button></div>\n?', re.S)
+
+
+def without_hidden_cell_code(html: str) -> str:
+    """`html` without the hidden source of its echo: false cells."""
+    return HIDDEN_CELL_CODE.sub("", html)
+
+
 def quarto_share() -> Path | None:
     """Quarto's resources folder ($QUARTO_SHARE_PATH, else `quarto --paths`), or None."""
     share = os.environ.get("QUARTO_SHARE_PATH")
@@ -352,6 +366,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
         new = POLYFILL_TAG.sub("", new)
         new = ojs_on_demand(new, RUNTIME_MIN if minified else RUNTIME)
         new = deferred_head_scripts(new)
+        new = without_hidden_cell_code(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
         left += [f"{page.relative_to(site)}: {url}" for url in CDN_PATTERN.findall(new)]

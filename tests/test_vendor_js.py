@@ -75,3 +75,16 @@ def test_the_icon_font_keeps_the_icons_the_site_names(tmp_path):
     (site / "page.html").write_text('<i class="bi bi-search"></i>', encoding="utf-8")
     assert vendor_js.subset_icon_font(site) == 3
     assert code["search"] in TTFont(str(libs / "bootstrap-icons.woff")).getBestCmap()
+
+
+def test_the_hidden_source_of_an_echo_false_cell_is_left_out():
+    hidden = ('<div class="code-copy-outer-scaffold"><div class="sourceCode cell-code hidden" id="cb1" data-startfrom="3">'
+              '<pre class="sourceCode js code-with-copy"><code><span>x = 1</span></code></pre></div>'
+              '<button title="Copy to Clipboard" class="code-copy-button"><i class="bi"></i></button></div>\n')
+    shown = hidden.replace("cell-code hidden", "cell-code").replace("x = 1", "y = 2")
+    out = '<div class="cell">\n' + hidden + '<div class="cell-output-display"><div id="ojs-cell-1"></div></div>\n' + shown + "</div>"
+    cleaned = vendor_js.without_hidden_cell_code(out)
+    assert "x = 1" not in cleaned and "cell-code hidden" not in cleaned
+    assert shown in cleaned, "code a reader is shown (echo: true) stays, with its copy button"
+    assert '<div id="ojs-cell-1"></div>' in cleaned, "the cell's output stays"
+    assert cleaned.count("<div") == cleaned.count("</div>")
