@@ -42,7 +42,9 @@ const OUT = join(ROOT, "build", "bench");
 // the renders go outside the project: Quarto's render globs (modules/*/index.qmd) would find copies below it
 const RENDERS = join(tmpdir(), `bench-site-${createHash("sha256").update(ROOT).digest("hex").slice(0, 8)}`);
 const TOOLS = join(ROOT, "build", "bench-tools");
-const MODULE = process.env.BENCH_MODULE || "03-sequence-models";
+// the module whose page and deck are measured: $BENCH_MODULE, else the course's first (modules/<id>/module.yml)
+const MODULE = process.env.BENCH_MODULE || readdirSync(join(ROOT, "modules"), {withFileTypes: true})
+  .filter((e) => e.isDirectory() && existsSync(join(ROOT, "modules", e.name, "module.yml"))).map((e) => e.name).sort()[0];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
 const args = new Set(process.argv.slice(2));
 const log = (...xs) => console.error("bench-site:", ...xs);

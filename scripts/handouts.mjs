@@ -95,24 +95,25 @@ async function localPage(browser, origin, viewport) {
 }
 
 const DEMOS = 'div[class$="-demo"], div.demo';
-/** Every demo drawn: a chart (svg with marks) in each demo box, or an OJS error shown in it.  Returns
- * the class names of the demos that show an error; throws, naming each demo still blank and what it
- * shows, if one has not drawn within the time allowed (a loaded machine draws a deck's demos slowly). */
+// a demo has drawn when its box holds a chart with marks, or shows an OJS error
+const DONE = "svg path, svg rect, svg circle, canvas, .observablehq--error";
+/** Every demo drawn or showing an OJS error; returns the class names of those that show an error.
+ * Throws, naming each demo still blank and what it shows, if one has not drawn within the time
+ * allowed (a loaded machine draws a deck's demos slowly). */
 async function demosDrawn(page, timeout = 120_000) {
-  const drawn = (d) => d.querySelector("svg path, svg rect, svg circle, canvas") || d.querySelector(".observablehq--error");
   try {
     // polled on a timer: a page that paints no frames (printing) still gets checked
-    await page.waitForFunction(([sel, test]) => [...document.querySelectorAll(sel)].every(new Function("d", `return (${test})(d)`)),
-      [DEMOS, drawn.toString()], {timeout, polling: 250});
+    await page.waitForFunction(([sel, done]) => [...document.querySelectorAll(sel)].every((d) => d.querySelector(done)),
+      [DEMOS, DONE], {timeout, polling: 250});
   } catch (err) {
-    const state = await page.evaluate(([sel, test]) => ({runtime: Boolean(window._ojs?.runtime),
-      blank: [...document.querySelectorAll(sel)].filter((d) => !new Function("d", `return (${test})(d)`)(d))
-        .map((d) => `${d.className} ("${d.textContent.replace(/\s+/g, " ").trim().slice(0, 80)}")`)}), [DEMOS, drawn.toString()]).catch(() => null);
+    const state = await page.evaluate(([sel, done]) => ({runtime: Boolean(window._ojs?.runtime),
+      blank: [...document.querySelectorAll(sel)].filter((d) => !d.querySelector(done))
+        .map((d) => `${d.className} ("${d.textContent.replace(/\s+/g, " ").trim().slice(0, 80)}")`)}), [DEMOS, DONE]).catch(() => null);
     throw new Error(`demos not drawn within ${timeout / 1000} s on ${page.url()}: ${state ? `${state.blank.join("; ")}; ` +
       `OJS runtime ${state.runtime ? "started" : "never started"}` : "the page did not answer"} (${err.message.split("\n")[0]})`);
   }
-  return page.evaluate(([sel]) => [...document.querySelectorAll(sel)].filter((d) => d.querySelector(".observablehq--error"))
-    .map((d) => d.className), [DEMOS]);
+  return page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((d) => d.querySelector(".observablehq--error"))
+    .map((d) => d.className), DEMOS);
 }
 
 export async function modulePagePdf(browser, origin, PAGE) {

@@ -19,9 +19,9 @@ Pre-render (default): copies, from the npm packages pinned in package-lock.json 
                                CDN), wired to each other instead of to jsdelivr, setting no globals
   vendor/VERSIONS.json         the versions copied
 
-The OJS partial imports vendor/observable-libs.js with an OJS `import`; that defines Plot, Inputs
-and d3 in the page's module, which shadows the runtime's built-ins of the same names, so the
-runtime never asks the CDN for them.  _quarto.yml points MathJax at /vendor/mathjax/ (the script
+The course's demo set-up (_extensions/course/demo-setup.ojs) imports vendor/observable-libs.js with
+a dynamic import(); that defines Plot, Inputs and d3 in the page's module, which shadows the
+runtime's built-ins of the same names, so the runtime never asks the CDN for them.  _quarto.yml points MathJax at /vendor/mathjax/ (the script
 tag goes: scripts/typeset.mjs typesets every formula at render time).
 
 Post-render (--post-render): in every HTML file the render wrote (QUARTO_PROJECT_OUTPUT_FILES, or
@@ -31,7 +31,9 @@ to a path relative to the page (so the site also works below a sub-path, e.g. Gi
 needed by Internet Explorer 11; offline it is a failed request).  A page with OJS cells gets
 Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
 892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
-<head>.  Then it reports any remaining CDN reference.  Standard library only.
+<head>.  Quarto's head scripts are deferred (deferred_head_scripts), the hidden source of echo:
+false OJS cells left out (without_hidden_cell_code), and the Bootstrap Icons font cut to the icons
+the site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
 """
 from __future__ import annotations
 
@@ -268,9 +270,9 @@ def deferred_head_scripts(html: str) -> str:
 
 
 # Quarto writes the source of every OJS cell into the page, highlighted, hidden when the cell does not
-# echo it (echo: false), so that its runtime can point at the line of an error.  Module 3's page
-# carried 17 such blocks: 137 KB of HTML and about a quarter of the page's elements, all styled at
-# load and never shown to a reader.  The runtime does without them ("sometimes the source code is not
+# echo it (echo: false), so that its runtime can point at the line of an error.  On a page of demos
+# that is a large share of its HTML and its elements, all parsed and styled at load and never shown
+# to a reader.  The runtime does without them ("sometimes the source code is not
 # echoed": it then shows the error box alone).
 HIDDEN_CELL_CODE = re.compile(r'<div class="code-copy-outer-scaffold"><div class="sourceCode cell-code hidden"[^>]*>'
                               r'<pre\b.*?</pre></div><button\b[^>]*class="code-copy-button"[^>]*>.*?</button></div>\n?', re.S)
@@ -351,8 +353,9 @@ def subset_icon_font(site: Path) -> int | None:
 
 
 def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
-    """Make the rendered pages load MathJax from the site and the OJS runtime on demand; return the
-    CDN references left.  `pages`: only these (the pages this render wrote), else every page."""
+    """Make the rendered pages load MathJax from the site and the OJS runtime on demand, paint
+    before Quarto's scripts and carry no hidden OJS source, and cut the icon font; return the CDN
+    references left.  `pages`: only these (the pages this render wrote), else every page."""
     left = []
     minified = minified_runtime(site)
     subset_icon_font(site)

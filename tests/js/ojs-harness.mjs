@@ -1,12 +1,11 @@
 // A small stand-in for Quarto's OJS runtime, for browser tests that run without Quarto.
 //
-// compileOjsPage(texts) parses the OJS cells of one or more demo files (a .ojs partial, the body of
-// one OJS block: //| options, then cells; or a .qmd with ```{ojs} blocks) with
+// compileOjsPage(texts) parses the OJS cells of one or more .ojs partials (each the body of one OJS
+// block on the site: its //| options, then its cells) with
 // @observablehq/parser 4.5.0 (the version Quarto bundles) and returns a module script that runs
 // them the way the runtime does where it matters for the demos:
 //   - cells run in dependency order, not page order; outputs appear in page order, each .qmd in a
-//     div with the classes its cell has on the site (a .ojs partial's `//| classes:`, a .qmd's
-//     first fenced div);
+//     div with the classes its cell has on the site (the partial's `//| classes:`);
 //   - a promise (import(), FileAttachment(...).json()) is awaited before its dependents run;
 //   - a `viewof x` cell shows its input; on "input" only the cells that read x re-run (not those
 //     that read the element, `viewof x`);
@@ -17,59 +16,50 @@
 // A cell that throws shows an .observablehq--error box and logs console.error, so tests see it.
 // Static `import` cells are refused: the site does not use them (see _extensions/course/demo-setup.ojs).
 import parser from "@observablehq/parser";
-import {ojsBlocks} from "./qmd-files.mjs";
 
 const {parseModule} = parser;
 
 /** The name a reference or a cell id stands for: "x" or "viewof x". */
 const nameOf = (node) => (node.type === "ViewExpression" ? `viewof ${node.id.name}` : node.name);
 
-/** The OJS blocks of a text: a .qmd's ```{ojs} blocks, or a .ojs partial (no fence) as one block. */
-const blocksOf = (text) => (/^\s*```+\s*\{ojs/m.test(text) ? ojsBlocks(text) : [{source: text, line: 0}]);
-
-/** Parse the OJS cells of the given texts into [{name, viewof, refs, params, body}]. */
-export function parseCells(qmdTexts) {
+/** Parse the OJS cells of the given .ojs partials into [{name, viewof, refs, params, body}]. */
+export function parseCells(partials) {
   const cells = [];
-  for (const [part, text] of qmdTexts.entries()) {
-    for (const {source, line} of blocksOf(text)) {
-      const hidden = /^\/\/\|\s*output:\s*false\s*$/m.test(source); // Quarto runs the cells, shows nothing
-      for (const cell of parseModule(source).cells) {
-        if (cell.body.type === "ImportDeclaration") throw new Error(`line ${line}: static OJS import cells are not supported`);
-        const viewof = cell.id?.type === "ViewExpression";
-        const name = viewof ? cell.id.id.name : cell.id?.name ?? null;
-        const refs = [...new Set((cell.references ?? []).map(nameOf))];
-        const param = (ref) => `$${refs.indexOf(ref)}`;
-        // rewrite the body so that every reference is a parameter ($0, $1, …): `viewof x` is not
-        // an identifier, and a parameter keeps the body free of the page's globals
-        let body = source.slice(cell.body.start, cell.body.end);
-        for (const node of [...(cell.references ?? [])].sort((a, b) => b.start - a.start))
-          body = body.slice(0, node.start - cell.body.start) + param(nameOf(node)) + body.slice(node.end - cell.body.start);
-        cells.push({name, viewof, refs, params: refs.map(param), body, block: cell.body.type === "BlockStatement", part, hidden});
-      }
+  for (const [part, source] of partials.entries()) {
+    const hidden = /^\/\/\|\s*output:\s*false\s*$/m.test(source); // Quarto runs the cells, shows nothing
+    for (const cell of parseModule(source).cells) {
+      if (cell.body.type === "ImportDeclaration") throw new Error(`${cellClasses(source).join(" ") || "a partial"}: static OJS import cells are not supported`);
+      const viewof = cell.id?.type === "ViewExpression";
+      const name = viewof ? cell.id.id.name : cell.id?.name ?? null;
+      const refs = [...new Set((cell.references ?? []).map(nameOf))];
+      const param = (ref) => `$${refs.indexOf(ref)}`;
+      // rewrite the body so that every reference is a parameter ($0, $1, …): `viewof x` is not
+      // an identifier, and a parameter keeps the body free of the page's globals
+      let body = source.slice(cell.body.start, cell.body.end);
+      for (const node of [...(cell.references ?? [])].sort((a, b) => b.start - a.start))
+        body = body.slice(0, node.start - cell.body.start) + param(nameOf(node)) + body.slice(node.end - cell.body.start);
+      cells.push({name, viewof, refs, params: refs.map(param), body, block: cell.body.type === "BlockStatement", part, hidden});
     }
   }
   return cells;
 }
 
-/** The classes a demo's cell has on the site: a .ojs partial's `//| classes: demo sampling-demo`, or a
- * .qmd's first fenced div, `::: {.demo .sampling-demo}` → ["demo", "sampling-demo"]. */
-export function fenceClasses(text) {
-  const option = /^\/\/\|\s*classes:\s*(.+)$/m.exec(text);
-  if (option) return option[1].trim().split(/\s+/);
-  const m = /^:::+\s*\{([^}]*)\}/m.exec(text);
-  return m ? [...m[1].matchAll(/\.([\w-]+)/g)].map((x) => x[1]) : [];
+/** The classes a demo's cell has on the site: its partial's `//| classes: demo sampling-demo` → ["demo", "sampling-demo"]. */
+export function cellClasses(source) {
+  const option = /^\/\/\|\s*classes:\s*(.+)$/m.exec(source);
+  return option ? option[1].trim().split(/\s+/) : [];
 }
 
 /**
- * A module script that runs the cells of `qmdTexts` inside the element matching `rootSelector`:
- * each text gets a div there with the classes of its fenced div (as on the site), holding its
+ * A module script that runs the cells of the .ojs `partials` inside the element matching `rootSelector`:
+ * each partial gets a div there with the classes of its cell (as on the site), holding its
  * cells' outputs in page order.
  */
-export function compileOjsPage(qmdTexts, rootSelector = "#harness") {
-  const cells = parseCells(qmdTexts).map((c) =>
+export function compileOjsPage(partials, rootSelector = "#harness") {
+  const cells = parseCells(partials).map((c) =>
     `{name: ${JSON.stringify(c.name)}, viewof: ${c.viewof}, refs: ${JSON.stringify(c.refs)}, part: ${c.part}, hidden: ${c.hidden}, ` +
     `fn: (${c.params.join(", ")}) => ${c.block ? c.body : `(${c.body})`}}`);
-  const parts = qmdTexts.map(fenceClasses);
+  const parts = partials.map(cellClasses);
   return `const cells = [\n${cells.join(",\n")}\n];
 ${RUNTIME}
 start(cells, document.querySelector(${JSON.stringify(rootSelector)}), ${JSON.stringify(parts)});
