@@ -25,6 +25,7 @@ import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from "no
 import {readFile} from "node:fs/promises";
 import {extname, join, normalize, resolve, dirname} from "node:path";
 import {fileURLToPath} from "node:url";
+import {watchRequests} from "./network_quiet.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** The handouts of module `id`: its page and deck in the site, and the PDF names written beside them. */
@@ -58,7 +59,7 @@ const PRINT_CSS = `
     margin: 0 !important; padding: 0 !important; grid-template-columns: none !important; }
   .math.display > .equation-body, .table-scroll, .math.inline.wide { overflow: visible !important; }
   .demo.handout-drawn { display: block !important; }
-  .math.display, figure, .quarto-figure, div[class$="-demo"], .demo, table, pre { break-inside: avoid; }
+  .math.display, figure, .quarto-figure, .demo, table, pre { break-inside: avoid; }
   .callout { break-inside: auto; }
   h1, h2, h3, h4, .callout-header { break-after: avoid; }
   a { text-decoration: none; }
@@ -89,12 +90,15 @@ async function localPage(browser, origin, viewport) {
   await context.route("**/*", (route) => (route.request().url().startsWith(origin + "/") || /^(data|blob):/.test(route.request().url())
     ? route.continue() : route.abort("internetdisconnected")));
   const page = await context.newPage();
+  const requests = watchRequests(page);
   const errors = [];
   page.on("pageerror", (err) => errors.push(String(err)));
-  return {context, page, errors};
+  return {context, page, errors, requests};
 }
 
-const DEMOS = 'div[class$="-demo"], div.demo';
+// every demo's cell has the class demo (its partial's `//| classes: demo <name>`); a test holds every
+// page to it (tests/js/site-rendered.test.mjs)
+const DEMOS = "div.cell.demo";
 // a demo has drawn when its box holds a chart with marks, or shows an OJS error
 const DONE = "svg path, svg rect, svg circle, canvas, .observablehq--error";
 /** Every demo drawn or showing an OJS error; returns the class names of those that show an error.
@@ -117,7 +121,7 @@ async function demosDrawn(page, timeout = 120_000) {
 }
 
 export async function modulePagePdf(browser, origin, PAGE) {
-  const {context, page, errors} = await localPage(browser, origin, {width: LAYOUT_WIDTH, height: 1200});
+  const {context, page, errors, requests} = await localPage(browser, origin, {width: LAYOUT_WIDTH, height: 1200});
   try {
     await page.goto(`${origin}/${PAGE}`, {waitUntil: "load"});
     await page.emulateMedia({media: "print", colorScheme: "light"});
@@ -142,7 +146,7 @@ export async function modulePagePdf(browser, origin, PAGE) {
         if (!d.closest(".callout")?.querySelector(".quarto-figure img")) d.classList.add("handout-drawn");
     });
     await page.evaluate(() => document.fonts.ready);
-    await page.waitForLoadState("networkidle");
+    await requests.quiet();
     await page.waitForTimeout(500);                     // a redraw after the resize settles
     // an equation wider than the column is shrunk to fit it (on paper nothing can scroll)
     await page.evaluate(() => {
@@ -157,7 +161,7 @@ export async function modulePagePdf(browser, origin, PAGE) {
     if (errors.length) throw new Error(`page errors on ${PAGE}: ${errors.join("; ")}`);
     // what the paper must show, for the tests to find in the PDF's text: each demo's readout or
     // chart label, the After-the-Lab boxes' first words, the equation numbers
-    const facts = await page.evaluate(() => {
+    const facts = await page.evaluate((DEMOS) => {
       // up to n words of el's text that run without a formula between them (a formula's glyphs come
       // out of a PDF in another order), screen-reader-only labels left out
       const words = (el, n) => {
@@ -172,7 +176,7 @@ export async function modulePagePdf(browser, origin, PAGE) {
       return {
         // each demo: printed as drawn (its chart's marks, its readout's first words), or hidden with
         // the static figure of its box printed in its place (the figure's source and caption words)
-        demos: [...document.querySelectorAll('div[class$="-demo"], div.demo')].map((d) => {
+        demos: [...document.querySelectorAll(DEMOS)].map((d) => {
           const figure = d.closest(".callout")?.querySelector(".quarto-figure");
           return shown(d) ? {className: d.className, printed: "drawn", marks: d.querySelectorAll("svg path, svg rect, svg circle").length,
             text: words(d.querySelector('[class$="readout"]') ?? d.querySelector("svg text"), 4)}
@@ -185,7 +189,7 @@ export async function modulePagePdf(browser, origin, PAGE) {
             first: words(c.querySelector(".callout-body-container p"), 6)})),
         equations: [...document.querySelectorAll(".equation-number")].map((e) => e.textContent.trim()),
       };
-    });
+    }, DEMOS);
     return {pdf: await page.pdf(PAGE_PDF), facts};
   } finally {
     await context.close();
@@ -193,7 +197,7 @@ export async function modulePagePdf(browser, origin, PAGE) {
 }
 
 export async function deckPdf(browser, origin, DECK, {notes = false} = {}) {
-  const {context, page, errors} = await localPage(browser, origin, {width: 1280, height: 720});
+  const {context, page, errors, requests} = await localPage(browser, origin, {width: 1280, height: 720});
   try {
     await page.goto(`${origin}/${DECK}?print-pdf${notes ? "&showNotes=separate-page" : ""}`, {waitUntil: "load"});
     await page.waitForFunction(() => window.Reveal?.isReady(), null, {timeout: 60_000});
@@ -203,7 +207,7 @@ export async function deckPdf(browser, origin, DECK, {notes = false} = {}) {
     const blank = await demosDrawn(page);
     if (blank.length) throw new Error(`demos not drawn in the deck: ${blank.join(", ")}`);
     await page.evaluate(() => document.fonts.ready);
-    await page.waitForLoadState("networkidle");
+    await requests.quiet();
     if (errors.length) throw new Error(`page errors in the deck: ${errors.join("; ")}`);
     // reveal.js breaks the page after every printed page, the last one too: no blank page at the end
     await page.addStyleTag({content: ".reveal .slides > :last-child { break-after: auto !important; page-break-after: auto !important; }"});

@@ -7,6 +7,7 @@ import {join, normalize, extname} from "node:path";
 import {execFileSync} from "node:child_process";
 import {gzipSync} from "node:zlib";
 import assert from "node:assert/strict";
+import {watchRequests} from "../../scripts/network_quiet.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 export const CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -76,7 +77,8 @@ export async function openOffline(origin) {
   return {browser, ...(await offlinePage(browser, origin))};
 }
 
-/** A new context of `browser` (its own cache, `viewport`) whose page may only talk to `origin`. */
+/** A new context of `browser` (its own cache, `viewport`) whose page may only talk to `origin`;
+ * `requests.quiet()` waits until the page's requests have all finished (scripts/network_quiet.mjs). */
 export async function offlinePage(browser, origin, viewport = {width: 1280, height: 900}) {
   const context = await browser.newContext({viewport, serviceWorkers: "block"});
   const problems = {console: [], pageErrors: [], blocked: [], failed: []};
@@ -87,11 +89,12 @@ export async function offlinePage(browser, origin, viewport = {width: 1280, heig
     return route.abort("internetdisconnected");
   });
   const page = await context.newPage();
+  const requests = watchRequests(page);   // requests.quiet(): loading done (in place of "networkidle")
   page.on("console", (msg) => { if (msg.type() === "error") problems.console.push(msg.text()); });
   page.on("pageerror", (err) => problems.pageErrors.push(String(err)));
   page.on("requestfailed", (req) => problems.failed.push(`${req.url()} (${req.failure()?.errorText})`));
   page.on("response", (res) => { if (res.status() >= 400) problems.failed.push(`${res.url()} (HTTP ${res.status()})`); });
-  return {context, page, problems};
+  return {context, page, problems, requests};
 }
 
 /** The `d` attributes of the paths in the first Plot chart under `scope` (a CSS selector). */

@@ -6,8 +6,9 @@
 //   no console error, page error, failed request or request to another host; no OJS error box;
 //   no literal {{<, ?@, @eq-, ?var: or ?ref: in the visible text; every image loaded; every
 //   cross-reference finds its target; nothing wider than the screen; every equation number in view
-//   at 390 px; axe-core reports no serious or critical violation.  Each demo fits a 1280 × 720 screen
-//   with its controls.  On the module page: equations (1)-(12), each cross-referenced; the w slider
+//   at 390 px; axe-core reports no serious or critical violation; every OJS cell is a hidden set-up
+//   cell or a demo (div.cell.demo), and every demo draws.  Each demo fits a 1280 × 720 screen with
+//   its controls.  On the module page: equations (1)-(12), each cross-referenced; the w slider
 //   redraws the plot; a collapsed callout opens; its text paints with no demo script loaded, within
 //   1.0 MB; a demo draws when scrolled to, and one in a collapsed callout when it opens.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
@@ -25,6 +26,9 @@ const AXE = join(ROOT, "node_modules", "axe-core", "axe.min.js");
 const OUT = RENDERS;   // build/site/: screenshots/ and report.json beside the shared render
 const SCREENS = [{name: "projector", width: 1280, height: 720}, {name: "phone", width: 390, height: 844}];
 const LITERALS = [/\{\{</, /\?@/, /@eq-/, /\?var:/, /\?ref:/];
+// a demo is the cell of a .ojs partial whose options say `//| classes: demo <name>`; pageDefects
+// holds every OJS cell to it (hidden, or a .demo), so that no demo goes unchecked by this selector
+const DEMOS = "div.cell.demo";
 const MODULE_PAGE = `${module("03-sequence-models").site}/index.html`;   // the checks of one page below
 
 const skip = !onPath("quarto") ? "quarto is not on PATH: the rendered site cannot be built here " +
@@ -43,7 +47,7 @@ async function openPage(browser, origin, path, screen) {
   const opened = await offlinePage(browser, origin, {width: screen.width, height: screen.height});
   const t0 = Date.now();
   await opened.page.goto(`${origin}/${path}`, {waitUntil: "load"});
-  await ready(opened.page);
+  await ready(opened.page, opened.requests);
   return {...opened, readyMs: Date.now() - t0};
 }
 
@@ -51,11 +55,11 @@ async function openPage(browser, origin, path, screen) {
     the screen or its callout does: seen() in _extensions/course/demo-setup.ojs; the OJS runtime
     itself loads at the first scroll), then the page back where it was. */
 async function bringDemosNear(page) {
-  await page.evaluate(async () => {
+  await page.evaluate(async (DEMOS) => {
     const frame = () => new Promise((r) => requestAnimationFrame(r));
     const y = window.scrollY;
     const deck = window.Reveal?.isReady?.() ? window.Reveal : null, shown = deck?.getIndices();
-    for (const d of document.querySelectorAll('div[class$="-demo"]')) {
+    for (const d of document.querySelectorAll(DEMOS)) {
       if (deck) deck.slide(...Object.values(deck.getIndices(d.closest(".slides section"))));   // a deck: its slide shown
       else (d.closest(".callout") || d).scrollIntoView({block: "center"});
       const t0 = performance.now();
@@ -67,24 +71,24 @@ async function bringDemosNear(page) {
     if (deck) deck.slide(shown.h, shown.v);
     else if (target) target.scrollIntoView({block: "start"}); else window.scrollTo(0, y);
     await frame();
-  });
+  }, DEMOS);
 }
 
 /** Wait until the math is typeset (if the browser does it), the OJS cells have run and fonts are in. */
-async function ready(page) {
+async function ready(page, requests) {
   await page.waitForFunction(() => !document.querySelector(".reveal") || window.Reveal?.isReady?.(), null, {timeout: 30_000});
   await page.waitForFunction(() => !window.MathJax || window.MathJax.startup?.promise, null, {timeout: 30_000});
   await page.evaluate(() => window.MathJax?.startup?.promise);
   await bringDemosNear(page);
-  await page.waitForFunction(() => [...document.querySelectorAll('div[class$="-demo"]')]
-    .every((d) => d.querySelector("svg, canvas") || d.querySelector(".observablehq--error")), null, {timeout: 30_000});
+  await page.waitForFunction((DEMOS) => [...document.querySelectorAll(DEMOS)]
+    .every((d) => d.querySelector("svg, canvas") || d.querySelector(".observablehq--error")), DEMOS, {timeout: 30_000});
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForLoadState("networkidle");
+  await requests.quiet();
 }
 
 /** What a reader would see go wrong on the open page; [] when nothing does. */
 async function pageDefects(page, screen) {
-  return page.evaluate(async ({screen, literals}) => {
+  return page.evaluate(async ({screen, literals, demos}) => {
     const bad = [];
     const W = document.documentElement.clientWidth;
     for (const e of document.querySelectorAll(".observablehq--error, .callout-important .callout-title-container"))
@@ -117,8 +121,11 @@ async function pageDefects(page, screen) {
         if (!r || r.width === 0 || r.left < 0 || r.right > W) bad.push(`${eq.id}: its number is not in view`);
       }
     }
+    // every OJS cell is a hidden set-up cell or a demo, so the demo checks here reach every demo
+    for (const cell of document.querySelectorAll("div.cell:has([id^=ojs-cell-])"))
+      if (!cell.matches(`.hidden, ${demos}`)) bad.push(`an OJS cell neither hidden nor a demo (${demos}): class="${cell.className}"`);
     return bad;
-  }, {screen, literals: LITERALS.map((re) => re.source)});
+  }, {screen, literals: LITERALS.map((re) => re.source), demos: DEMOS});
 }
 
 async function axeViolations(page) {
@@ -130,13 +137,13 @@ async function axeViolations(page) {
 
 /** Each demo, scrolled to the top of the screen below the navbar, fits with its controls. */
 async function demosOffScreen(page) {
-  return page.evaluate(() => {
+  return page.evaluate((DEMOS) => {
     const nav = document.querySelector("#quarto-header")?.getBoundingClientRect().height ?? 0;
-    return [...document.querySelectorAll('div[class$="-demo"]')].map((d) => {
+    return [...document.querySelectorAll(DEMOS)].map((d) => {
       const h = d.getBoundingClientRect().height;
       return h + nav > window.innerHeight ? `${d.className}: ${Math.round(h)} px tall below a ${Math.round(nav)} px navbar` : null;
     }).filter(Boolean);
-  });
+  }, DEMOS);
 }
 
 test("the rendered site: every page offline, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
@@ -204,11 +211,11 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("the module page: a link into the page lands its target at the top of the screen", async () => {
-    const {context, page} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[0]);
+    const {context, page, requests} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[0]);
     try {
       for (const id of ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring"]) {
         await page.goto(`${site.origin}/${MODULE_PAGE}#${id}`, {waitUntil: "load"});
-        await ready(page);
+        await ready(page, requests);
         const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, id);
         assert.ok(top > -5 && top < 150, `#${id} lands ${Math.round(top)} px from the top of the screen`);
       }
@@ -218,10 +225,10 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("the module page: text first, no demo script at load; bytes loaded", async () => {
-    const {context, page} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
+    const {context, page, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
       await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
-      await page.waitForLoadState("networkidle");
+      await requests.quiet();
       const {fcp, scripts} = await page.evaluate(() => ({
         fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
         scripts: performance.getEntriesByType("resource").map((e) => e.name).filter((n) => /quarto-ojs-runtime|observable-libs|-demo\.js|measured-gradient/.test(n)),
