@@ -8,7 +8,8 @@
 //    Quarto (html-math-method: mathjax) writes each formula as <span class="math inline">\(…\)</span>
 //    or <span class="math display">\[…\]</span>, numbered ones ending in \tag{N}.  Each becomes
 //    MathJax's SVG markup (mathjax-full 3.2.2; each glyph's path once per page, in a hidden <svg> at
-//    the start of the body), with hidden MathML for screen readers; MathJax's stylesheet goes into
+//    the start of the body; MathJax's bare wrapper groups taken out, flattenGroups), with hidden
+//    MathML for screen readers; MathJax's stylesheet goes into
 //    the page and the <script> that loads MathJax is removed.  A TeX error stops the render, naming
 //    the page and the formula.
 // 2. Nothing is wider than a phone: a numbered equation becomes [body | (N)], the body scrolling
@@ -83,7 +84,9 @@ export function pageTypesetter(fontURL) {
   return {
     /** The SVG markup of one formula, its glyphs moved to the page's shared set. */
     convert(tex, display) {
-      const html = adaptor.outerHTML(doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280}));
+      const node = doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280});
+      flattenGroups(node);
+      const html = adaptor.outerHTML(node);
       return html.replace(/<defs>([\s\S]*?)<\/defs>/g, (all, defs) => {
         for (const m of defs.matchAll(/<path id="MJX-\d+-([^"]+)"[\s\S]*?<\/path>/g)) {
           if (!paths.has(m[1])) paths.set(m[1], m[0].replace(/id="MJX-\d+-/, 'id="MJX-'));
@@ -96,6 +99,36 @@ export function pageTypesetter(fontURL) {
     glyphs: () => `<svg id="MJX-glyphs" aria-hidden="true" focusable="false" style="position: absolute; width: 0; height: 0; overflow: hidden"><defs>${[...paths.values()].join("")}</defs></svg>`,
     doc,
   };
+}
+
+// MathJax wraps the output of every MathML node in a <g> (data-mml-node, and a translate if it is
+// moved): on the module page some 3,500 elements that a browser parses, styles and lays out for
+// nothing, a quarter of the page's.  A <g> that carries only those two is dropped and its transform
+// carried down to its children (a transform list applies left to right, so "a b" on a child is b
+// inside a).  Kept, with everything inside them: the groups MathJax's stylesheet selects (merror,
+// mtable, maction), and a group holding an <svg> (which takes no transform).  The glyphs' data-c (the
+// character, for MathJax's own explorer, which the pages do not load) goes too.
+const GROUPS_STYLED = new Set(["merror", "mtable", "maction"]);
+const GROUP_ONLY = new Set(["data-mml-node", "transform"]);
+export function flattenGroups(node) {
+  if (!Array.isArray(node.children)) return;
+  const children = [];
+  for (const child of node.children) {
+    if (child.kind === "use") delete child.attributes["data-c"];
+    const attrs = child.attributes ?? {};
+    if (child.kind === "g" && GROUPS_STYLED.has(attrs["data-mml-node"])) { children.push(child); continue; }
+    flattenGroups(child);
+    const droppable = child.kind === "g" && Object.keys(attrs).every((k) => GROUP_ONLY.has(k)) &&
+      child.children.every((c) => c.kind !== "svg" && c.kind !== "#text" && c.kind !== "#comment");
+    if (!droppable) { children.push(child); continue; }
+    for (const grandchild of child.children) {
+      const transform = [attrs.transform, grandchild.attributes.transform].filter(Boolean).join(" ");
+      if (transform) grandchild.attributes.transform = transform;
+      grandchild.parent = node;
+      children.push(grandchild);
+    }
+  }
+  node.children = children;
 }
 
 /** The width of typeset markup in em, from MathJax's own metrics of the internal MathML tree. */
@@ -184,7 +217,7 @@ function formulaMarkup(t, kind, rawTex, where, deck = false) {
 
 /** {markups, css} for a page's formulas, from `cacheDir` when the same formulas were typeset before. */
 function typesetFormulas(formulas, fontURL, where, cacheDir, deck = false) {
-  const key = createHash("sha256").update(JSON.stringify(["svg", formulas, deck])).digest("hex").slice(0, 24);
+  const key = createHash("sha256").update(JSON.stringify(["svg, groups flattened", formulas, deck])).digest("hex").slice(0, 24);
   const cached = cacheDir && join(cacheDir, `${key}.json`);
   if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
   const t = pageTypesetter(fontURL);

@@ -31,8 +31,9 @@ to a path relative to the page (so the site also works below a sub-path, e.g. Gi
 needed by Internet Explorer 11; offline it is a failed request).  A page with OJS cells gets
 Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
 892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
-<head>.  Quarto's head scripts are deferred (deferred_head_scripts), the hidden source of echo:
-false OJS cells left out (without_hidden_cell_code), and the Bootstrap Icons font cut to the icons
+<head>.  Quarto's head scripts are deferred (deferred_head_scripts), its hover previews built on
+first use (tippy_on_first_hover), the hidden source of echo: false OJS cells left out
+(without_hidden_cell_code), and the Bootstrap Icons font cut to the icons
 the site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
 """
 from __future__ import annotations
@@ -269,6 +270,48 @@ def deferred_head_scripts(html: str) -> str:
     return "".join(out) + html[end:]
 
 
+# Quarto's pages make a tippy.js hover preview for every footnote, cross-reference and citation link
+# at DOMContentLoaded: on the module page some 80, a quarter of the longest task at load (measured
+# in Chromium at 4x CPU: 127 of 499 ms).  After tippy's script, this makes window.tippy note each
+# link and its settings, and build its preview when a reader first points at the link (mouseover,
+# which a tap also fires, comes before the mouseenter that tippy listens for) or focuses it (focus
+# comes before focusin: it is sent again, now to tippy).  Quarto's calls ignore what tippy returns.
+TIPPY_TAG = re.compile(r'<script\b[^>]*\bsrc="[^"]*/tippy\.umd\.min\.js"[^>]*></script>\n?')
+TIPPY_ON_FIRST_HOVER = """<script type="module" id="tippy-on-first-hover">
+// scripts/vendor_js.py --post-render: a hover preview is built when its link is first pointed at or focused
+const tippy = window.tippy, pending = new WeakMap();
+if (tippy) {
+  const lazy = (targets, props = {}) => {
+    const els = typeof targets === "string" ? document.querySelectorAll(targets) : targets instanceof Element ? [targets] : targets;
+    for (const el of els) pending.set(el, props);
+    return [];
+  };
+  window.tippy = Object.assign(lazy, tippy);
+  const wake = (event) => {
+    for (let el = event.target; el instanceof Element; el = el.parentElement) {
+      if (!pending.has(el)) continue;
+      tippy(el, pending.get(el));
+      pending.delete(el);
+      if (event.type === "focusin") el.dispatchEvent(new FocusEvent("focus"));
+      return;
+    }
+  };
+  addEventListener("mouseover", wake, {capture: true, passive: true});
+  addEventListener("focusin", wake, {capture: true, passive: true});
+}
+</script>
+"""
+
+
+def tippy_on_first_hover(html: str) -> str:
+    """`html` with its hover previews built on first use (TIPPY_ON_FIRST_HOVER); unchanged if it
+    loads no tippy.js or has it already, or is a reveal.js deck (a few previews, made as it starts)."""
+    tag = TIPPY_TAG.search(html)
+    if not tag or 'id="tippy-on-first-hover"' in html or 'class="reveal"' in html:
+        return html
+    return html[:tag.end()] + TIPPY_ON_FIRST_HOVER + html[tag.end():]
+
+
 # Quarto writes the source of every OJS cell into the page, highlighted, hidden when the cell does not
 # echo it (echo: false), so that its runtime can point at the line of an error.  On a page of demos
 # that is a large share of its HTML and its elements, all parsed and styled at load and never shown
@@ -369,6 +412,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
         new = POLYFILL_TAG.sub("", new)
         new = ojs_on_demand(new, RUNTIME_MIN if minified else RUNTIME)
         new = deferred_head_scripts(new)
+        new = tippy_on_first_hover(new)
         new = without_hidden_cell_code(new)
         if new != text:
             page.write_text(new, encoding="utf-8")

@@ -88,3 +88,26 @@ def test_the_hidden_source_of_an_echo_false_cell_is_left_out():
     assert shown in cleaned, "code a reader is shown (echo: true) stays, with its copy button"
     assert '<div id="ojs-cell-1"></div>' in cleaned, "the cell's output stays"
     assert cleaned.count("<div") == cleaned.count("</div>")
+
+
+TIPPY_PAGE = """<html><head>
+<script defer src="../../site_libs/quarto-html/tippy.umd.min.js"></script>
+<link href="../../site_libs/quarto-html/tippy.css" rel="stylesheet">
+</head><body><div class="reveal-not"></div></body></html>"""
+
+
+def test_hover_previews_are_built_on_first_use_after_tippy_loads():
+    out = vendor_js.tippy_on_first_hover(TIPPY_PAGE)
+    # the lazy wrapper is a module script, so it runs after the deferred tippy.js and before the
+    # page's DOMContentLoaded handlers that call window.tippy
+    tippy_at = out.index("tippy.umd.min.js")
+    wrapper_at = out.index('<script type="module" id="tippy-on-first-hover">')
+    assert tippy_at < wrapper_at < out.index("</head>")
+    assert vendor_js.tippy_on_first_hover(out) == out, "a second run adds nothing"
+
+
+def test_a_deck_or_a_page_without_tippy_keeps_its_previews_as_they_are():
+    deck = TIPPY_PAGE.replace('<div class="reveal-not">', '<div class="reveal">')
+    assert vendor_js.tippy_on_first_hover(deck) == deck
+    bare = "<html><head></head><body></body></html>"
+    assert vendor_js.tippy_on_first_hover(bare) == bare

@@ -9,8 +9,9 @@
 //   at 390 px; axe-core reports no serious or critical violation; every OJS cell is a hidden set-up
 //   cell or a demo (div.cell.demo), and every demo draws.  Each demo fits a 1280 × 720 screen with
 //   its controls.  On the module page: equations (1)-(12), each cross-referenced; the w slider
-//   redraws the plot; a collapsed callout opens; its text paints with no demo script loaded, within
-//   1.0 MB; a demo draws when scrolled to, and one in a collapsed callout when it opens.
+//   redraws the plot; a collapsed callout opens; a cross-reference previews its equation on hover
+//   and on focus; its text paints with no demo script loaded, within 1.0 MB; a demo draws when
+//   scrolled to, and one in a collapsed callout when it opens.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
 // times to build/site/report.json.  Skipped, with the reason, where quarto or Chromium is missing.
 //   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
@@ -219,6 +220,26 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
         const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, id);
         assert.ok(top > -5 && top < 150, `#${id} lands ${Math.round(top)} px from the top of the screen`);
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  await t.test("the module page: a cross-reference shows its preview when pointed at and when focused", async () => {
+    // (the previews are built on first use: tippy_on_first_hover in scripts/vendor_js.py)
+    const {context, page, problems} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[0]);
+    try {
+      const preview = page.locator(".tippy-box");
+      const xrefs = page.locator('a.quarto-xref[href*="#eq-"]');
+      await xrefs.first().scrollIntoViewIfNeeded();
+      await xrefs.first().hover();
+      await preview.first().waitFor({state: "visible", timeout: 5_000});
+      assert.ok(await preview.locator("mjx-container").count() > 0, "the preview shows the equation");
+      await page.mouse.move(1, 1);
+      await preview.first().waitFor({state: "detached", timeout: 5_000});
+      await xrefs.nth(1).focus();     // as a keyboard reader reaches it
+      await preview.first().waitFor({state: "visible", timeout: 5_000});
+      assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
     } finally {
       await context.close();
     }
