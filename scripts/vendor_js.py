@@ -32,7 +32,8 @@ needed by Internet Explorer 11; offline it is a failed request).  A page with OJ
 Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
 892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
 <head>.  Quarto's head scripts are deferred (deferred_head_scripts), its hover previews built on
-first use (tippy_on_first_hover), the hidden source of echo: false OJS cells left out
+first use (tippy_on_first_hover), its icon fonts asked for while the page is short
+(icon_fonts_early), the hidden source of echo: false OJS cells left out
 (without_hidden_cell_code), and the Bootstrap Icons font cut to the icons
 the site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
 """
@@ -312,6 +313,47 @@ def tippy_on_first_hover(html: str) -> str:
     return html[:tag.end()] + TIPPY_ON_FIRST_HOVER + html[tag.end():]
 
 
+# A web font that loads while the page is already long makes Chromium lay out every line again
+# ("Fonts changed"): on the module page, at 4x CPU, some 4,200 objects in 150-250 ms, once for
+# Bootstrap Icons (first used late in the page) and twice for AnchorJS's own icon font (its
+# @font-face is added by anchors.add() at DOMContentLoaded, and its link icon uses it).  So the
+# page's head holds AnchorJS's baseline style from the start (the rules its own script would insert,
+# taken from the site's anchor.min.js, before the page's stylesheets as AnchorJS puts them: finding
+# it, the script adds none), and asks for both icon fonts at its end, while the page is still short.
+ANCHOR_RULE = re.compile(r"\.sheet\.insertRule\(([\"'])(.*?)\1,\w+\.sheet\.cssRules\.length\)")
+FIRST_STYLESHEET = re.compile(r'<link\b[^>]*\brel="stylesheet"|<style\b')
+ICON_FONTS = """<script id="icon-fonts-early">for (const font of %s) document.fonts.load(`1em ${font}`);</script>
+"""
+
+
+def anchor_rules(site: Path) -> list[str]:
+    """The CSS rules AnchorJS inserts (from the site's anchor.min.js), or [] where there is none."""
+    js = site / "site_libs" / "quarto-html" / "anchor.min.js"
+    return [m.group(2) for m in ANCHOR_RULE.finditer(js.read_text(encoding="utf-8"))] if js.exists() else []
+
+
+def icon_fonts_early(html: str, rules: list[str]) -> str:
+    """`html` whose icon fonts load at the start (AnchorJS's baseline style, `rules`, in its head
+    where it loads anchor.min.js); unchanged for a deck, a page with neither font, or done before."""
+    end = html.find("</head>")
+    if end < 0 or 'class="reveal"' in html or 'id="icon-fonts-early"' in html:
+        return html
+    fonts = []
+    if "bootstrap-icons.css" in html[:end]:
+        fonts.append("bootstrap-icons")
+    anchors = bool(rules) and "anchor.min.js" in html[:end]
+    if anchors:
+        fonts += re.findall(r"font-family:\s*([\w-]+)", next((r for r in rules if r.startswith("@font-face")), ""))
+    if not fonts:
+        return html
+    html = html[:end] + ICON_FONTS % json.dumps(fonts) + html[end:]
+    first = FIRST_STYLESHEET.search(html, 0, end)
+    if anchors and first:
+        style = '<style class="anchorjs">\n' + "\n".join(rules) + "\n</style>\n"
+        html = html[:first.start()] + style + html[first.start():]
+    return html
+
+
 # Quarto writes the source of every OJS cell into the page, highlighted, hidden when the cell does not
 # echo it (echo: false), so that its runtime can point at the line of an error.  On a page of demos
 # that is a large share of its HTML and its elements, all parsed and styled at load and never shown
@@ -402,6 +444,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
     left = []
     minified = minified_runtime(site)
     subset_icon_font(site)
+    anchors = anchor_rules(site)
     for page in sorted(pages if pages is not None else site.rglob("*.html")):
         if not page.exists():
             continue
@@ -413,6 +456,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
         new = ojs_on_demand(new, RUNTIME_MIN if minified else RUNTIME)
         new = deferred_head_scripts(new)
         new = tippy_on_first_hover(new)
+        new = icon_fonts_early(new, anchors)
         new = without_hidden_cell_code(new)
         if new != text:
             page.write_text(new, encoding="utf-8")

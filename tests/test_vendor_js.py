@@ -3,6 +3,7 @@ order they ran, and the icon font cut down to the icons the site names.  (The re
 every step, is checked in a browser by tests/js/site-rendered.test.mjs.)"""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -111,3 +112,39 @@ def test_a_deck_or_a_page_without_tippy_keeps_its_previews_as_they_are():
     assert vendor_js.tippy_on_first_hover(deck) == deck
     bare = "<html><head></head><body></body></html>"
     assert vendor_js.tippy_on_first_hover(bare) == bare
+
+
+ANCHOR_JS = ('this.add=function(A){null===document.head.querySelector("style.anchorjs")&&('
+             'A.sheet.insertRule(".anchorjs-link{opacity:0}",A.sheet.cssRules.length),'
+             "A.sheet.insertRule('@font-face{font-family:anchorjs-icons;src:url(data:n/a;base64,AAE)}',A.sheet.cssRules.length))}")
+ICON_PAGE = """<html><head>
+<title>t</title>
+<script defer src="../site_libs/quarto-html/anchor.min.js"></script>
+<link href="../site_libs/bootstrap/bootstrap-icons.css" rel="stylesheet">
+<link href="../site_libs/bootstrap/bootstrap.min.css" rel="stylesheet">
+</head><body><h2 class="anchored">A</h2></body></html>"""
+
+
+def test_icon_fonts_are_asked_for_in_the_head_and_anchorjs_style_comes_before_the_sites(tmp_path):
+    js = tmp_path / "site_libs" / "quarto-html" / "anchor.min.js"
+    js.parent.mkdir(parents=True)
+    js.write_text(ANCHOR_JS)
+    rules = vendor_js.anchor_rules(tmp_path)
+    assert rules == [".anchorjs-link{opacity:0}", "@font-face{font-family:anchorjs-icons;src:url(data:n/a;base64,AAE)}"]
+    out = vendor_js.icon_fonts_early(ICON_PAGE, rules)
+    head = out[:out.index("</head>")]
+    # AnchorJS's own rules first, so the site's stylesheets still override them, as AnchorJS places them
+    assert head.index('<style class="anchorjs">') < head.index("bootstrap-icons.css")
+    assert "@font-face{font-family:anchorjs-icons" in head
+    # both fonts asked for after every stylesheet (which defines them), before the body
+    fonts = re.search(r'<script id="icon-fonts-early">for \(const font of (\[.*?\])\)', head)
+    assert fonts and json.loads(fonts.group(1)) == ["bootstrap-icons", "anchorjs-icons"]
+    assert head.index('id="icon-fonts-early"') > head.index("bootstrap.min.css")
+    assert vendor_js.icon_fonts_early(out, rules) == out, "a second run adds nothing"
+
+
+def test_a_deck_or_a_page_without_icon_fonts_is_left_alone():
+    deck = ICON_PAGE.replace("<body>", '<body><div class="reveal">')
+    assert vendor_js.icon_fonts_early(deck, ["x{}"]) == deck
+    bare = "<html><head><link href=a.css rel=\"stylesheet\"></head><body></body></html>"
+    assert vendor_js.icon_fonts_early(bare, []) == bare

@@ -10,8 +10,9 @@
 //   cell or a demo (div.cell.demo), and every demo draws.  Each demo fits a 1280 × 720 screen with
 //   its controls.  On the module page: equations (1)-(12), each cross-referenced; the w slider
 //   redraws the plot; a collapsed callout opens; a cross-reference previews its equation on hover
-//   and on focus; its text paints with no demo script loaded, within 1.0 MB; a demo draws when
-//   scrolled to, and one in a collapsed callout when it opens.
+//   and on focus; its icon fonts are asked for before the body; its text paints with no demo
+//   script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a collapsed callout
+//   when it opens.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
 // times to build/site/report.json.  Skipped, with the reason, where quarto or Chromium is missing.
 //   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
@@ -239,6 +240,35 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       await preview.first().waitFor({state: "detached", timeout: 5_000});
       await xrefs.nth(1).focus();     // as a keyboard reader reaches it
       await preview.first().waitFor({state: "visible", timeout: 5_000});
+      assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  await t.test("the module page: its icon fonts asked for before the body begins, a heading's link icon on hover", async () => {
+    // (asked for in the head, so that no font arrives once the page is long: icon_fonts_early in
+    // scripts/vendor_js.py; AnchorJS finds its style there and adds no second one)
+    const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
+    try {
+      // the icon fonts' state as the body begins: asked for already, while the page is short
+      await page.addInitScript(() => {
+        const seen = () => [...document.fonts].filter((f) => /icons/.test(f.family))
+          .map((f) => `${f.family.replace(/"/g, "")}: ${f.status === "unloaded" ? "not asked for" : "asked for"}`).sort();
+        new MutationObserver((_, observer) => {
+          if (document.body) { window.iconFontsAtBody = seen(); observer.disconnect(); }
+        }).observe(document, {childList: true, subtree: true});
+      });
+      await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
+      await ready(page, requests);
+      assert.deepEqual(await page.evaluate(() => window.iconFontsAtBody), ["anchorjs-icons: asked for", "bootstrap-icons: asked for"]);
+      assert.equal(await page.locator("style.anchorjs").count(), 1, "AnchorJS's style once");
+      const heading = page.locator("h2.anchored").nth(2);
+      await heading.scrollIntoViewIfNeeded();
+      await heading.hover();
+      const link = heading.locator(".anchorjs-link");
+      await page.waitForFunction((el) => getComputedStyle(el).opacity === "1", await link.elementHandle(), {timeout: 5_000});
+      assert.equal(await link.evaluate((a) => getComputedStyle(a).fontFamily), "anchorjs-icons");
       assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
     } finally {
       await context.close();
