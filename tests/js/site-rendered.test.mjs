@@ -12,7 +12,7 @@
 //   redraws the plot; a collapsed callout opens; a cross-reference previews its equation on hover
 //   and on focus; its icon fonts are asked for before the body; its text paints with no demo
 //   script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a collapsed callout
-//   when it opens.
+//   when it opens, each in the place kept for it (within 2 px, at both sizes).
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
 // times to build/site/report.json.  Skipped, with the reason, where quarto or Chromium is missing.
 //   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
@@ -272,6 +272,33 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
     } finally {
       await context.close();
+    }
+  });
+
+  await t.test("the module page: each demo draws in the place kept for it, on a projector and a phone", async () => {
+    // (its place: --demo-place in demo.css; a demo in a collapsed callout, once the callout opens)
+    for (const screen of SCREENS) {
+      const {context, page} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
+      try {
+        await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
+        const moved = [];
+        for (const demo of await page.locator(".demo-standin").all()) {
+          const kept = await demo.evaluate((el) => {
+            el.closest(".callout")?.querySelector(".callout-collapse")?.classList.add("show");
+            el.scrollIntoView({block: "center"});
+            return el.getBoundingClientRect().height;
+          });
+          await page.mouse.wheel(0, 1);   // a reader's scroll (the OJS runtime loads at the first)
+          await page.waitForFunction((el) => el.querySelector('svg[class^="plot"]'), await demo.elementHandle(), {timeout: 30_000});
+          await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));   // its last outputs in
+          const drawn = await demo.evaluate((el) => el.getBoundingClientRect().height);
+          if (Math.abs(drawn - kept) > 2)
+            moved.push(`${(await demo.getAttribute("class")).replace(/cell |demo-standin/g, "").trim()}: kept ${kept.toFixed(1)} px, drawn ${drawn.toFixed(1)} px`);
+        }
+        assert.deepEqual(moved, [], `demos that move the text below them at ${screen.width} px`);
+      } finally {
+        await context.close();
+      }
     }
   });
 
