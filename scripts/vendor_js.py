@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import hashlib
 import json
 import os
 import re
@@ -186,7 +187,13 @@ function start() {
   io?.disconnect();
   for (const type of WAKE) removeEventListener(type, start, true);
   for (const href of PRELOAD) document.head.append(Object.assign(document.createElement("link"), {rel: "modulepreload", href}));
-  import(%(runtime)s).then(() => {
+  // the cells' source, kept beside the page until now (ojs_contents_on_demand), fetched with the runtime
+  const sources = [...document.querySelectorAll('script[type="ojs-module-contents"][data-src]')].map((s) =>
+    fetch(s.dataset.src).then((r) => {
+      if (!r.ok) throw new Error(`the demos' source ${s.dataset.src}: HTTP ${r.status}`);
+      return r.text();
+    }).then((text) => { s.text = text; s.removeAttribute("data-src"); }));
+  Promise.all([import(%(runtime)s), ...sources]).then(() => {
 %(paths)s
     window._ojs.runtime.interpretFromScriptTags();
   });
@@ -209,6 +216,23 @@ if (document.querySelector(".reveal") && /print-pdf/i.test(location.search)) {
   for (const cell of document.querySelectorAll("[id^=ojs-cell-]")) io.observe(cell);
 }
 </script>"""
+
+
+# The cells' source (Quarto's base64 JSON in a <script type="ojs-module-contents">: 15 of the module
+# page's 116 KiB gzipped, base64 compressing poorly) is needed only once the runtime starts, so it is
+# kept in a file beside the page and fetched then (OJS_ON_DEMAND); the file's name carries a hash of
+# its text, so that a browser's cached copy never meets a newer page.
+def ojs_contents_on_demand(html: str, page_stem: str) -> tuple[str, tuple[str, str] | None]:
+    """`html` with its OJS cells' source moved out, and (file name, its text) to write beside the
+    page; `html` and None when it has none, has it moved already, or has no on-demand loader
+    (OJS_ON_DEMAND) to fetch it."""
+    contents = OJS_CONTENTS.search(html)
+    if not contents or 'id="ojs-on-demand"' not in html:
+        return html, None
+    text = contents.group(1)
+    name = f"{page_stem}.ojs-source-{hashlib.sha256(text.encode()).hexdigest()[:10]}.txt"
+    tag = f'<script type="ojs-module-contents" data-src="{name}"></script>'
+    return html[:contents.start()] + tag + html[contents.end():], (name, text)
 
 
 def ojs_on_demand(html: str, runtime: str = RUNTIME_MIN) -> str:
@@ -454,6 +478,12 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
         new = ROOT_VENDOR_SRC.sub(lambda m: f"{m.group(1)}{m.group(2)}{prefix}vendor/", text)
         new = POLYFILL_TAG.sub("", new)
         new = ojs_on_demand(new, RUNTIME_MIN if minified else RUNTIME)
+        new, source = ojs_contents_on_demand(new, page.stem)
+        if source:
+            for old in page.parent.glob(f"{page.stem}.ojs-source-*.txt"):
+                if old.name != source[0]:
+                    old.unlink()
+            write_if_changed(page.parent / source[0], source[1])
         new = deferred_head_scripts(new)
         new = tippy_on_first_hover(new)
         new = icon_fonts_early(new, anchors)

@@ -148,3 +148,28 @@ def test_a_deck_or_a_page_without_icon_fonts_is_left_alone():
     assert vendor_js.icon_fonts_early(deck, ["x{}"]) == deck
     bare = "<html><head><link href=a.css rel=\"stylesheet\"></head><body></body></html>"
     assert vendor_js.icon_fonts_early(bare, []) == bare
+
+
+def test_the_cells_source_moves_beside_the_page_and_the_loader_fetches_it():
+    source = "eyJjb250ZW50cyI6W119"   # base64 of {"contents":[]}
+    page = ('<html><head></head><body><script type="module" id="ojs-on-demand">/* loader */</script>\n'
+            f'<script type="ojs-module-contents">\n{source}\n</script></body></html>')
+    out, moved = vendor_js.ojs_contents_on_demand(page, "index")
+    assert moved is not None
+    name, text = moved
+    assert text == source
+    assert re.fullmatch(r"index\.ojs-source-[0-9a-f]{10}\.txt", name), name
+    assert f'<script type="ojs-module-contents" data-src="{name}"></script>' in out
+    assert source not in out
+    assert vendor_js.ojs_contents_on_demand(out, "index") == (out, None), "a second run moves nothing"
+    # the name changes with the text, so a cached copy never meets a newer page
+    other = vendor_js.ojs_contents_on_demand(page.replace(source, "e30="), "index")[1][0]
+    assert other != name
+    # the loader fetches every moved source before the runtime reads the tags
+    loader = vendor_js.OJS_ON_DEMAND
+    assert loader.index("dataset.src") < loader.index("interpretFromScriptTags")
+
+
+def test_the_cells_source_stays_where_no_loader_would_fetch_it():
+    page = '<html><body><script type="ojs-module-contents">\neyJ9\n</script></body></html>'
+    assert vendor_js.ojs_contents_on_demand(page, "index") == (page, None)
