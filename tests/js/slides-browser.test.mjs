@@ -221,6 +221,18 @@ test("the briefing deck renders and works with no network", {skip, timeout: 900_
     await page.evaluate((i) => Reveal.slide(i), index);
     const readout = page.locator(".gradient-demo-readout");
     assert.match(await readout.textContent(), /^State after 60 steps: h = 0\.000\./);
+    // at the room's text size no two of the chart's labels overlap (the axis label above its top tick)
+    const overlaps = await page.evaluate(() => {
+      const boxes = [...document.querySelectorAll('.gradient-demo svg[class^="plot"] text')]
+        .map((t) => ({text: t.textContent, r: t.getBoundingClientRect()})).filter((b) => b.r.width > 0);
+      const out = [];
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i].r, boxes[j].r];
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${boxes[i].text} / ${boxes[j].text}`);
+      }
+      return out;
+    });
+    assert.deepEqual(overlaps, [], "labels of the deck's chart drawn over each other");
     const w = page.locator(".gradient-demo form", {hasText: "Recurrent weight w"}).locator("input[type=range]");
     let before = await plotPaths(page);
     await w.fill("2");
