@@ -29,22 +29,22 @@
 //     the page), and once its collapsed callout opens; on the deck, a slide change onto the demo.
 // Results: printed, and written to build/bench/result.json.  Lighthouse is installed into
 // build/bench-tools/ by the Makefile target (npm i -E lighthouse@12.2.3), not by `npm ci`.
-import {cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, appendFileSync, readdirSync} from "node:fs";
+import {cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, appendFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {execFileSync, spawnSync} from "node:child_process";
 import {fileURLToPath, pathToFileURL} from "node:url";
 import {cpus, totalmem, tmpdir} from "node:os";
 import {createHash} from "node:crypto";
 import {serve, CHROMIUM, CHROMIUM_ARGS} from "../tests/js/browser.mjs";
+import {modules} from "../tests/js/course.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(ROOT, "build", "bench");
 // the renders go outside the project: Quarto's render globs (modules/*/index.qmd) would find copies below it
 const RENDERS = join(tmpdir(), `bench-site-${createHash("sha256").update(ROOT).digest("hex").slice(0, 8)}`);
 const TOOLS = join(ROOT, "build", "bench-tools");
-// the module whose page and deck are measured: $BENCH_MODULE, else the course's first (modules/<id>/module.yml)
-const MODULE = process.env.BENCH_MODULE || readdirSync(join(ROOT, "modules"), {withFileTypes: true})
-  .filter((e) => e.isDirectory() && existsSync(join(ROOT, "modules", e.name, "module.yml"))).map((e) => e.name).sort()[0];
+// the module whose page and deck are measured: $BENCH_MODULE, else the course's first (by number)
+const MODULE = process.env.BENCH_MODULE || modules()[0]?.id;
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
 const args = new Set(process.argv.slice(2));
 const log = (...xs) => console.error("bench-site:", ...xs);
@@ -223,7 +223,7 @@ async function demoTimes(browser, url) {
     const out = {scrolled: {}, opened: {}};
     // a reader scrolling through the page: half a screen every 200 ms; each demo outside a
     // collapsed callout timed from the frame it first shows on screen to its first drawn frame
-    const boxes = [...document.querySelectorAll(".gradient-demo, .demo")];
+    const boxes = [...document.querySelectorAll(".demo")];
     const seenAt = new Map();
     for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);
@@ -243,7 +243,7 @@ async function demoTimes(browser, url) {
     }
     // each collapsed callout with a demo: scrolled to, a second to settle, opened
     for (const callout of document.querySelectorAll(".callout")) {
-      const box = callout.querySelector(".gradient-demo, .demo");
+      const box = callout.querySelector(".demo");
       const header = callout.querySelector('.callout-header[data-bs-toggle="collapse"]');
       if (!box || !header) continue;
       header.scrollIntoView({block: "start"});
@@ -268,7 +268,7 @@ async function deckChange(browser, url) {
   await page.goto(url, {waitUntil: "load"});
   await page.waitForFunction(() => window.Reveal?.isReady?.(), null, {timeout: 20000});
   const index = await page.evaluate(() => {
-    const slide = document.querySelector(".gradient-demo, .demo")?.closest("section");
+    const slide = document.querySelector(".demo")?.closest("section");
     return slide ? Reveal.getSlides().indexOf(slide) : -1;
   });
   if (index < 1) { await context.close(); return null; }
@@ -280,7 +280,7 @@ async function deckChange(browser, url) {
     const t0 = performance.now();
     document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", keyCode: 39, bubbles: true}));
     await frame();
-    const box = () => Reveal.getCurrentSlide().querySelector(".gradient-demo, .demo");
+    const box = () => Reveal.getCurrentSlide().querySelector(".demo");
     while (!(box()?.querySelector('svg[class^="plot"]')) && performance.now() - t0 < 10000) await frame();
     return performance.now() - t0;
   });

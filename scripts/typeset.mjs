@@ -102,8 +102,8 @@ export function pageTypesetter(fontURL) {
 }
 
 // MathJax wraps the output of every MathML node in a <g> (data-mml-node, and a translate if it is
-// moved): on the module page some 3,500 elements that a browser parses, styles and lays out for
-// nothing, a quarter of the page's.  A <g> that carries only those two is dropped and its transform
+// moved): on the module page some 2,500 elements that a browser parses, styles and lays out for
+// nothing, a fifth of the page's.  A <g> that carries only those two is dropped and its transform
 // carried down to its children (a transform list applies left to right, so "a b" on a child is b
 // inside a).  Kept, with everything inside them: the groups MathJax's stylesheet selects (merror,
 // mtable, maction), and a group holding an <svg> (which takes no transform).  The glyphs' data-c (the

@@ -21,8 +21,9 @@ Pre-render (default): copies, from the npm packages pinned in package-lock.json 
 
 The course's demo set-up (_extensions/course/demo-setup.ojs) imports vendor/observable-libs.js with
 a dynamic import(); that defines Plot, Inputs and d3 in the page's module, which shadows the
-runtime's built-ins of the same names, so the runtime never asks the CDN for them.  _quarto.yml points MathJax at /vendor/mathjax/ (the script
-tag goes: scripts/typeset.mjs typesets every formula at render time).
+runtime's built-ins of the same names, so the runtime never asks the CDN for them.  _quarto.yml
+points MathJax at /vendor/mathjax/ (the script tag goes: scripts/typeset.mjs typesets every formula
+at render time).
 
 Post-render (--post-render): in every HTML file the render wrote (QUARTO_PROJECT_OUTPUT_FILES, or
 every one in the output directory), rewrites the MathJax script's root-relative src (/vendor/...)
@@ -33,9 +34,10 @@ Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources
 892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
 <head>.  Quarto's head scripts are deferred (deferred_head_scripts), its hover previews built on
 first use (tippy_on_first_hover), its icon fonts asked for while the page is short
-(icon_fonts_early), the hidden source of echo: false OJS cells left out
-(without_hidden_cell_code), and the Bootstrap Icons font cut to the icons
-the site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
+(icon_fonts_early), the OJS cells' source kept beside the page until the runtime starts
+(ojs_contents_on_demand), the hidden source of echo: false OJS cells left out
+(without_hidden_cell_code), and the Bootstrap Icons font cut to the icons the site names
+(subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
 """
 from __future__ import annotations
 
@@ -264,6 +266,12 @@ def ojs_on_demand(html: str, runtime: str = RUNTIME_MIN) -> str:
 # and copy buttons, from DOMContentLoaded handlers.  Deferred, they still run before
 # DOMContentLoaded, and in the order they ran before: the classic scripts in their order, then
 # Quarto's module scripts (which a browser already defers) moved after them.
+def is_deck(html: str) -> bool:
+    """Whether `html` is a reveal.js deck (its own scripts start its plugins at once: the steps that
+    defer or delay Quarto's scripts leave it alone)."""
+    return 'class="reveal"' in html
+
+
 HEAD_SCRIPT = re.compile(r'[ \t]*(<script\b[^>]*\bsrc="[^"]*"[^>]*>)</script>[ \t]*\n?')
 
 
@@ -272,7 +280,7 @@ def deferred_head_scripts(html: str) -> str:
     so that they run in the same order after the page has painted; a reveal.js deck (whose plugins
     are started by inline scripts that need them at once) is left as it is."""
     end = html.find("</head>")
-    if end < 0 or 'class="reveal"' in html:
+    if end < 0 or is_deck(html):
         return html
     head = html[:end]
     tags = list(HEAD_SCRIPT.finditer(head))
@@ -332,7 +340,7 @@ def tippy_on_first_hover(html: str) -> str:
     """`html` with its hover previews built on first use (TIPPY_ON_FIRST_HOVER); unchanged if it
     loads no tippy.js or has it already, or is a reveal.js deck (a few previews, made as it starts)."""
     tag = TIPPY_TAG.search(html)
-    if not tag or 'id="tippy-on-first-hover"' in html or 'class="reveal"' in html:
+    if not tag or 'id="tippy-on-first-hover"' in html or is_deck(html):
         return html
     return html[:tag.end()] + TIPPY_ON_FIRST_HOVER + html[tag.end():]
 
@@ -360,7 +368,7 @@ def icon_fonts_early(html: str, rules: list[str]) -> str:
     """`html` whose icon fonts load at the start (AnchorJS's baseline style, `rules`, in its head
     where it loads anchor.min.js); unchanged for a deck, a page with neither font, or done before."""
     end = html.find("</head>")
-    if end < 0 or 'class="reveal"' in html or 'id="icon-fonts-early"' in html:
+    if end < 0 or is_deck(html) or 'id="icon-fonts-early"' in html:
         return html
     fonts = []
     if "bootstrap-icons.css" in html[:end]:
@@ -489,7 +497,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
         new = icon_fonts_early(new, anchors)
         new = without_hidden_cell_code(new)
         if new != text:
-            page.write_text(new, encoding="utf-8")
+            write_if_changed(page, new)   # through a temporary file: a page is never left half written
         left += [f"{page.relative_to(site)}: {url}" for url in CDN_PATTERN.findall(new)]
     return left
 
