@@ -53,7 +53,6 @@ REQUIRED_TERMS = {
 # --------------------------------------------------------------------------------------------
 # Parsing
 # --------------------------------------------------------------------------------------------
-pandoc_json = pandoc_ast
 
 
 def front_matter(path: Path) -> dict:
@@ -141,7 +140,7 @@ def section_text(page_text: str, anchor: str) -> str | None:
 
 def ast_nodes(text: str):
     """Every element (dict node) of the pandoc AST of a markdown text."""
-    stack = [pandoc_json(text)["blocks"]]
+    stack = [pandoc_ast(text)["blocks"]]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
