@@ -12,7 +12,10 @@
 //   redraws the plot; a collapsed callout opens; a cross-reference previews its equation on hover
 //   and on focus; its icon fonts are asked for before the body; its text paints with no demo
 //   script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a collapsed callout
-//   when it opens, each in the place kept for it (within 2 px, at both sizes).
+//   when it opens, each in the place kept for it (within 2 px, at both sizes).  Every page looks the
+//   same (each element's box and look) with the purged stylesheets as with Quarto's whole ones, with
+//   callouts open, the phone's menu open and in dark mode; and every element lies where it would
+//   without site.css's content-visibility, once drawn.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
 // times to build/site/report.json.  Skipped, with the reason, where quarto or Chromium is missing.
 //   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
@@ -146,6 +149,43 @@ async function demosOffScreen(page) {
       return h + nav > window.innerHeight ? `${d.className}: ${Math.round(h)} px tall below a ${Math.round(nav)} px navbar` : null;
     }).filter(Boolean);
   }, DEMOS);
+}
+
+/** Every collapsed callout opened and every demo drawn. */
+async function openEverything(page, requests) {
+  await page.evaluate(() => { for (const h of document.querySelectorAll('.callout-header[data-bs-toggle="collapse"]')) h.click(); });
+  await page.waitForFunction(() => !document.querySelector(".collapsing"));
+  await bringDemosNear(page);
+  await requests.quiet();
+}
+
+/** The phone's menu (the navbar's toggler) opened. */
+async function openPhoneMenu(page) {
+  const toggler = page.locator(".navbar-toggler");
+  if (!(await toggler.isVisible())) return;
+  await toggler.click();
+  await page.waitForFunction(() => document.querySelector(".navbar-collapse.show") && !document.querySelector(".collapsing"));
+}
+
+/** For each element of the page (in document order): where it is and how it looks, as one string. */
+function elementLooks() {
+  const PROPS = ["display", "position", "visibility", "opacity", "color", "background-color", "background-image",
+    "font-family", "font-size", "font-weight", "font-style", "line-height", "text-align", "text-decoration-line",
+    "margin-top", "margin-right", "margin-bottom", "margin-left", "padding-top", "padding-right", "padding-bottom",
+    "padding-left", "border-top-width", "border-top-style", "border-top-color", "border-bottom-width",
+    "border-left-width", "border-left-color", "border-radius", "box-shadow", "overflow-x", "white-space", "z-index", "content"];
+  const out = [];
+  const describe = (el) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : "") + (typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).join(".")}` : "");
+  for (const el of document.body.querySelectorAll("*")) {
+    if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;   // inside a figure: drawn by its own attributes
+    const cs = getComputedStyle(el), r = el.getBoundingClientRect(), before = getComputedStyle(el, "::before");
+    const box = [r.x, r.y, r.width, r.height].map((v) => Math.round(v * 2) / 2).join(",");
+    const look = `${box} ${PROPS.map((p) => cs.getPropertyValue(p)).join("|")} ::before ${before.content}|${before.fontFamily}`;
+    let where = describe(el);
+    for (let p = el.parentElement; p && p !== document.body && where.length < 200; p = p.parentElement) where = `${describe(p)} > ${where}`;
+    out.push({where, look});
+  }
+  return out;
 }
 
 test("the rendered site: every page offline, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
@@ -346,6 +386,88 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     } finally {
       await context.close();
     }
+  });
+
+  await t.test("every page looks the same with the purged stylesheets as with Quarto's whole ones", async () => {
+    // (scripts/purge_css.mjs: the pages link to <sheet>.used.css; here a second context is served
+    // Quarto's whole sheet under that name, and every element's box and look is compared, in the
+    // states a reader brings about: callouts open and demos drawn, the phone's menu open, dark mode)
+    const whole = join(dir, "_site");
+    const states = [
+      {name: "1280 px, callouts open, demos drawn", screen: SCREENS[0], act: openEverything},
+      {name: "390 px, the menu open", screen: SCREENS[1], act: openPhoneMenu},
+      {name: "1280 px, dark mode", screen: SCREENS[0], dark: true, act: openEverything},
+    ];
+    const differences = [];
+    for (const path of pages) {
+      if (!readFileSync(join(whole, path), "utf8").includes(".used.")) continue;   // a deck: Bootstrap not used
+      for (const state of states) {
+        const looks = [];
+        for (const purged of [true, false]) {
+          const {context, page, requests} = await offlinePage(browser, site.origin, {width: state.screen.width, height: state.screen.height});
+          try {
+            await page.emulateMedia({reducedMotion: "reduce"});
+            if (state.dark) await context.addInitScript(() => localStorage.setItem("quarto-color-scheme", "alternate"));
+            // every element drawn, so that no box depends on how near the screen it has been (site.css)
+            await page.addInitScript(() => document.addEventListener("DOMContentLoaded", () => document.head.append(
+              Object.assign(document.createElement("style"), {textContent: "* { content-visibility: visible !important; }"}))));
+            if (!purged) await context.route(/\.used(\.min)?\.css$/, async (route) => route.fulfill({
+              response: await route.fetch({url: route.request().url().replace(/\.used(\.min)?\.css$/, "$1.css")})}));
+            await page.goto(`${site.origin}/${path}`, {waitUntil: "load"});
+            await ready(page, requests);
+            await state.act(page, requests);
+            looks.push(await page.evaluate(elementLooks));
+          } finally {
+            await context.close();
+          }
+        }
+        const [used, all] = looks;
+        if (used.length !== all.length) differences.push(`${path}, ${state.name}: ${used.length} elements against ${all.length}`);
+        else for (let i = 0; i < used.length && differences.length < 20; i++)
+          if (used[i].look !== all[i].look) differences.push(`${path}, ${state.name}: ${used[i].where}\n  purged: ${used[i].look}\n  whole:  ${all[i].look}`);
+      }
+    }
+    assert.deepEqual(differences, [], "elements that look different with the purged stylesheets");
+  });
+
+  await t.test("every block of text lies where it would without content-visibility, once drawn", async () => {
+    // (site.css draws the text's blocks only near the screen, with layout containment: here every
+    // element's box, after a scroll through the page, is compared with the same page without it)
+    const differences = [];
+    for (const path of pages) {
+      for (const screen of SCREENS) {
+        const boxes = [];
+        for (const contained of [true, false]) {
+          const {context, page, requests} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
+          try {
+            await page.emulateMedia({reducedMotion: "reduce"});
+            if (!contained) await page.addInitScript(() => document.addEventListener("DOMContentLoaded", () => document.head.append(
+              Object.assign(document.createElement("style"), {textContent: "main section > * { content-visibility: visible !important; }"}))));
+            await page.goto(`${site.origin}/${path}`, {waitUntil: "load"});
+            await ready(page, requests);
+            if (!(await page.locator("main section").count())) break;
+            await openEverything(page, requests);
+            await page.evaluate(async () => {
+              const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+              for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) { scrollTo(0, y); await frames(); }
+              scrollTo(0, 0); await frames();
+            });
+            boxes.push(await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => !e.closest("svg") || e.tagName === "svg").map((e) => {
+              const r = e.getBoundingClientRect();
+              return `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""} ${[r.x, r.y, r.width, r.height].map((v) => Math.round(v)).join(",")}`;
+            })));
+          } finally {
+            await context.close();
+          }
+        }
+        if (boxes.length < 2) continue;
+        const [contained, free] = boxes;
+        const at = contained.findIndex((b, i) => b !== free[i]);
+        if (contained.length !== free.length || at >= 0)
+          differences.push(`${path} at ${screen.width} px: element ${at} of ${contained.length}: ${contained[at]} (without content-visibility: ${free[at]})`);
+      }
+    }
+    assert.deepEqual(differences, [], "elements that content-visibility moves");
   });
 
   writeFileSync(join(OUT, "report.json"), JSON.stringify(report, null, 2) + "\n");

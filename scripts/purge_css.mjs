@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// The pages load only the CSS rules the site can use (the last post-render step of `quarto render`):
+//
+//   node scripts/purge_css.mjs          # _site/ (what `quarto render` runs)
+//   node scripts/purge_css.mjs DIR      # another rendered site
+//
+// Quarto's Bootstrap stylesheet is all of Bootstrap 5 and Quarto's rules for every feature it has
+// (dashboards, listings, grids, ...): 490 KB, 66 KiB gzipped, which every page must fetch and parse
+// before it paints; the Bootstrap Icons stylesheet names some 2,000 icons (14 KiB gzipped) for the
+// few the site shows.  PurgeCSS keeps each rule whose selector's classes, ids and elements appear in
+// the site's pages or in the scripts they load (Bootstrap's and Quarto's scripts name the classes
+// they add, such as "show", "collapsing", "headroom--unpinned"; the demos' modules and their OJS
+// source, decoded, name theirs), and drops the rest.  The result goes beside the original as
+// <name>.used.css (bootstrap-<hash>.used.min.css), and the pages link to it.  Quarto's original
+// stays, so a later render (of one page, say) purges again from it, with that page's new classes.
+//
+// Incremental: the inputs' hash is kept in .quarto/purge-css.json; with nothing changed, nothing is
+// purged or written.  tests/js/site-rendered.test.mjs checks that every page lays out and looks the
+// same with the purged stylesheets as with Quarto's whole ones (phone and desktop, callouts open,
+// the phone menu open, dark mode).
+import {existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, mkdirSync} from "node:fs";
+import {createHash} from "node:crypto";
+import {basename, dirname, join, relative, resolve} from "node:path";
+import {fileURLToPath} from "node:url";
+import {PurgeCSS} from "purgecss";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SHEETS_DIR = join("site_libs", "bootstrap");
+const USED = ".used";
+// which stylesheets are purged: Quarto's Bootstrap (light and dark) and Bootstrap Icons' names
+export const PURGED = /^bootstrap(-dark)?-[0-9a-f]+\.min\.css$|^bootstrap-icons\.css$/;
+const OPTIONS = {keyframes: true, fontFace: false, variables: false, rejected: false};
+
+/** `bootstrap-abc.min.css` -> `bootstrap-abc.used.min.css`; `bootstrap-icons.css` -> `bootstrap-icons.used.css` */
+export function usedName(name) {
+  return name.replace(/(\.min)?\.css$/, (ext) => `${USED}${ext}`);
+}
+
+function filesUnder(dir, keep) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, {withFileTypes: true}).flatMap((e) => {
+    const path = join(dir, e.name);
+    return e.isDirectory() ? filesUnder(path, keep) : keep(e.name) ? [path] : [];
+  });
+}
+
+/** What may name a class: every page, every script the site serves, and the demos' OJS source
+    (which the pages keep base64-encoded beside them, as <page>.ojs-source-<hash>.txt). */
+export function siteContent(site) {
+  const raw = filesUnder(site, (n) => /\.(html|m?js)$/.test(n))
+    .map((f) => ({raw: readFileSync(f, "utf8"), extension: f.endsWith(".html") ? "html" : "js", file: f}));
+  for (const f of filesUnder(site, (n) => /\.ojs-source-[0-9a-f]+\.txt$/.test(n))) {
+    raw.push({raw: Buffer.from(readFileSync(f, "utf8").trim(), "base64").toString("utf8"), extension: "js", file: f});
+  }
+  for (const f of filesUnder(site, (n) => n.endsWith(".html"))) {
+    // a page that still holds its cells' source inline (before vendor_js moved it out)
+    for (const m of readFileSync(f, "utf8").matchAll(/<script type="ojs-module-contents">\s*([A-Za-z0-9+/=]+)\s*<\/script>/g)) {
+      raw.push({raw: Buffer.from(m[1], "base64").toString("utf8"), extension: "js", file: f});
+    }
+  }
+  return raw.sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+/** The stylesheets to purge in `site` (Quarto's originals, not our .used copies). */
+export function purgedSheets(site) {
+  const dir = join(site, SHEETS_DIR);
+  return existsSync(dir) ? readdirSync(dir).filter((n) => PURGED.test(n)).map((n) => join(dir, n)).sort() : [];
+}
+
+/** `html` linking to the purged copies of the sheets named in `names` instead of the originals. */
+export function linkUsed(html, names) {
+  return html.replace(/(<link\b[^>]*\bhref="[^"]*\/)([^"/]+\.css)(")/g, (tag, before, name, after) =>
+    names.includes(name) ? `${before}${usedName(name)}${after}` : tag);
+}
+
+function writeAtomic(path, text) {
+  if (existsSync(path) && readFileSync(path, "utf8") === text) return false;
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+  return true;
+}
+
+/** Purge the site's stylesheets into their .used copies and point `pages` (default: every page) at
+    them; skipped when the inputs are those of the last run (`stateFile`). */
+export async function purgeSite(site, {pages = null, stateFile = null} = {}) {
+  const sheets = purgedSheets(site);
+  if (!sheets.length) return {sheets: 0, skipped: false, before: 0, after: 0};
+  const names = sheets.map((s) => basename(s));
+  // each page as it will link (a page re-pointed by an earlier run reads the same as a fresh one)
+  const content = siteContent(site).map((c) => (c.extension === "html" ? {...c, raw: linkUsed(c.raw, names)} : c));
+  const key = createHash("sha256");
+  key.update(JSON.stringify(OPTIONS));
+  for (const s of sheets) key.update(s).update(readFileSync(s));
+  for (const c of content) key.update(relative(site, c.file)).update(c.raw);
+  const digest = key.digest("hex");
+  const state = stateFile && existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, "utf8")) : {};
+  const skipped = state.key === digest && sheets.every((s) => existsSync(join(dirname(s), usedName(basename(s)))));
+  let before = 0, after = 0;
+  if (!skipped) {
+    const results = await new PurgeCSS().purge({content: content.map(({raw, extension}) => ({raw, extension})), css: sheets, ...OPTIONS});
+    for (const r of results) {
+      const header = `/* ${basename(r.file)}: the rules the site uses (scripts/purge_css.mjs) */\n`;
+      writeAtomic(join(dirname(r.file), usedName(basename(r.file))), header + r.css);
+      before += statSync(r.file).size;
+      after += header.length + r.css.length;
+    }
+  }
+  for (const page of pages ?? filesUnder(site, (n) => n.endsWith(".html"))) {
+    if (!existsSync(page)) continue;
+    const html = readFileSync(page, "utf8");
+    const linked = linkUsed(html, names);
+    if (linked !== html) writeAtomic(page, linked);
+  }
+  if (stateFile && !skipped) {
+    mkdirSync(dirname(stateFile), {recursive: true});
+    writeFileSync(stateFile, JSON.stringify({key: digest}) + "\n");
+  }
+  return {sheets: sheets.length, skipped, before, after};
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const site = resolve(process.argv[2] || process.env.QUARTO_PROJECT_OUTPUT_DIR || join(ROOT, "_site"));
+  try {
+    statSync(site);
+    const t0 = Date.now();
+    // a render of some pages lists what it wrote: only those are re-pointed (the others were before)
+    const listed = process.env.QUARTO_PROJECT_RENDER_ALL ? null : process.env.QUARTO_PROJECT_OUTPUT_FILES;
+    const pages = listed == null ? null : listed.split("\n").filter((f) => f.endsWith(".html"))
+      .map((f) => resolve(process.env.QUARTO_PROJECT_DIR || ".", f));
+    // Quarto runs this in the project folder: its scratch folder .quarto/ keeps the state between renders
+    const stateFile = process.argv[2] ? null : existsSync(".quarto") ? join(".quarto", "purge-css.json") : null;
+    const r = await purgeSite(site, {pages, stateFile});
+    const kb = (n) => `${Math.round(n / 1024)} KiB`;
+    console.log(r.skipped ? `purge_css: ${r.sheets} stylesheets unchanged` :
+      `purge_css: ${r.sheets} stylesheets, ${kb(r.before)} -> ${kb(r.after)} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    console.error(`purge_css: ${err.message}`);
+    process.exit(1);
+  }
+}
