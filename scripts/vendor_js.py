@@ -36,8 +36,8 @@ Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources
 first use (tippy_on_first_hover), its icon fonts asked for while the page is short
 (icon_fonts_early), the OJS cells' source kept beside the page until the runtime starts
 (ojs_contents_on_demand), the hidden source of echo: false OJS cells left out
-(without_hidden_cell_code), and the Bootstrap Icons font cut to the icons the site names
-(subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
+(without_hidden_cell_code), its SVG figures sized and loaded near the screen (sized_lazy_images),
+and the Bootstrap Icons font cut to the icons the site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
 """
 from __future__ import annotations
 
@@ -400,6 +400,57 @@ def without_hidden_cell_code(html: str) -> str:
     return HIDDEN_CELL_CODE.sub("", html)
 
 
+# A figure's <img> as Quarto writes it has no size, so the text below it moves when it arrives, and
+# every figure is fetched and drawn at load although the first sits a screen or more down the page.
+# Each SVG figure gets the width and height its file gives (the same size the browser would find, so
+# nothing moves once it loads) and is fetched as it nears the screen (loading="lazy"; printing loads them all).
+IMG_TAG = re.compile(r'<img\b[^>]*>')
+SVG_ROOT = re.compile(r'<svg\b[^>]*>', re.S)
+SVG_LENGTH = re.compile(r'^\s*([0-9.]+)\s*(px|pt)?\s*$')
+
+
+def svg_size(svg: Path) -> tuple[int, int] | None:
+    """The CSS pixel size of an SVG file's root (its width and height, else its viewBox), or None."""
+    try:
+        root = SVG_ROOT.search(svg.read_text(encoding="utf-8", errors="replace")[:4000])
+    except OSError:
+        return None
+    if not root:
+        return None
+    attr = lambda name: (m.group(1) if (m := re.search(rf'\s{name}="([^"]*)"', root.group(0))) else None)
+    size = []
+    for name in ("width", "height"):
+        m = SVG_LENGTH.match(attr(name) or "")
+        if not m:
+            break
+        size.append(float(m.group(1)) * (4 / 3 if m.group(2) == "pt" else 1))
+    if len(size) < 2:
+        box = (attr("viewBox") or "").replace(",", " ").split()
+        if len(box) != 4:
+            return None
+        size = [float(box[2]), float(box[3])]
+    return round(size[0]), round(size[1])
+
+
+def sized_lazy_images(html: str, page: Path) -> str:
+    """`html` whose SVG images (files beside the page) carry their size and load near the screen;
+    a deck is left as it is (its slides are laid out by reveal.js)."""
+    if is_deck(html):
+        return html
+
+    def fix(m: re.Match) -> str:
+        tag = m.group(0)
+        src = re.search(r'\ssrc="([^"#?]+\.svg)"', tag)
+        if not src or re.search(r'\s(width|height|loading)=', tag) or "://" in src.group(1):
+            return tag
+        size = svg_size(page.parent / src.group(1))
+        if not size:
+            return tag
+        return tag[:4] + f' width="{size[0]}" height="{size[1]}" loading="lazy" decoding="async"' + tag[4:]
+
+    return IMG_TAG.sub(fix, html)
+
+
 def quarto_share() -> Path | None:
     """Quarto's resources folder ($QUARTO_SHARE_PATH, else `quarto --paths`), or None."""
     share = os.environ.get("QUARTO_SHARE_PATH")
@@ -496,6 +547,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
         new = tippy_on_first_hover(new)
         new = icon_fonts_early(new, anchors)
         new = without_hidden_cell_code(new)
+        new = sized_lazy_images(new, page)
         if new != text:
             write_if_changed(page, new)   # through a temporary file: a page is never left half written
         left += [f"{page.relative_to(site)}: {url}" for url in CDN_PATTERN.findall(new)]

@@ -173,3 +173,26 @@ def test_the_cells_source_moves_beside_the_page_and_the_loader_fetches_it():
 def test_the_cells_source_stays_where_no_loader_would_fetch_it():
     page = '<html><body><script type="ojs-module-contents">\neyJ9\n</script></body></html>'
     assert vendor_js.ojs_contents_on_demand(page, "index") == (page, None)
+
+
+def test_svg_figures_get_their_size_and_load_near_the_screen(tmp_path):
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    (figures / "plot.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="574.02pt" height="308.22pt" viewBox="0 0 574.02 308.22"></svg>')
+    (figures / "diagram.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 980 400" role="img"></svg>')
+    page = tmp_path / "m" / "index.html"
+    page.parent.mkdir()
+    html = ('<p><img src="../figures/plot.svg" class="img-fluid" alt="a plot"></p>'
+            '<img src="../figures/diagram.svg" alt="a diagram">'
+            '<img src="../figures/photo.png" alt="not an SVG">'
+            '<img src="../figures/missing.svg" alt="no file">'
+            '<img src="../figures/plot.svg" width="10" alt="sized already">')
+    out = vendor_js.sized_lazy_images(html, page)
+    tags = re.findall(r"<img\b[^>]*>", out)
+    # points are 4/3 of a CSS pixel: the size the browser gives the file itself, so nothing moves when it arrives
+    assert 'width="765" height="411" loading="lazy" decoding="async"' in tags[0]
+    assert 'width="980" height="400" loading="lazy"' in tags[1]
+    assert tags[2:] == ['<img src="../figures/photo.png" alt="not an SVG">', '<img src="../figures/missing.svg" alt="no file">',
+                        '<img src="../figures/plot.svg" width="10" alt="sized already">']
+    deck = '<div class="reveal">' + html
+    assert vendor_js.sized_lazy_images(deck, page) == deck
