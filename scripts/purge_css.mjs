@@ -29,7 +29,17 @@ const SHEETS_DIR = join("site_libs", "bootstrap");
 const USED = ".used";
 // which stylesheets are purged: Quarto's Bootstrap (light and dark) and Bootstrap Icons' names
 export const PURGED = /^bootstrap(-dark)?-[0-9a-f]+\.min\.css$|^bootstrap-icons\.css$/;
-const OPTIONS = {keyframes: true, fontFace: false, variables: false, rejected: false};
+// Quarto's scripts name an icon by itself and build its class as `bi-${name}` (the search results'
+// "file-richtext"): in a script, each quoted word also counts as bi-<word>, as for the icon font
+// (subset_icon_font in scripts/vendor_js.py)
+const QUOTED = /["'`]([a-z0-9]+(?:-[a-z0-9]+)*)["'`]/g;
+export function scriptWords(text) {
+  const words = text.match(/[A-Za-z0-9_-]+/g) ?? [];
+  for (const m of text.matchAll(QUOTED)) words.push(`bi-${m[1]}`);
+  return words;
+}
+const OPTIONS = {keyframes: true, fontFace: false, variables: false, rejected: false,
+  extractors: [{extractor: scriptWords, extensions: ["js"]}]};
 
 /** `bootstrap-abc.min.css` -> `bootstrap-abc.used.min.css`; `bootstrap-icons.css` -> `bootstrap-icons.used.css` */
 export function usedName(name) {
@@ -89,7 +99,7 @@ export async function purgeSite(site, {pages = null, stateFile = null} = {}) {
   // each page as it will link (a page re-pointed by an earlier run reads the same as a fresh one)
   const content = siteContent(site).map((c) => (c.extension === "html" ? {...c, raw: linkUsed(c.raw, names)} : c));
   const key = createHash("sha256");
-  key.update(JSON.stringify(OPTIONS));
+  key.update(JSON.stringify(OPTIONS) + scriptWords.toString());
   for (const s of sheets) key.update(s).update(readFileSync(s));
   for (const c of content) key.update(relative(site, c.file)).update(c.raw);
   const digest = key.digest("hex");

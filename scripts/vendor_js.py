@@ -32,12 +32,13 @@ to a path relative to the page (so the site also works below a sub-path, e.g. Gi
 needed by Internet Explorer 11; offline it is a failed request).  A page with OJS cells gets
 Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
 892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
-<head>.  Quarto's head scripts are deferred (deferred_head_scripts), its hover previews built on
-first use (tippy_on_first_hover), its icon fonts asked for while the page is short
-(icon_fonts_early), the OJS cells' source kept beside the page until the runtime starts
-(ojs_contents_on_demand), the hidden source of echo: false OJS cells left out
-(without_hidden_cell_code), its SVG figures sized and loaded near the screen (sized_lazy_images),
-and the Bootstrap Icons font cut to the icons the site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
+<head>.  Quarto's head scripts are deferred (deferred_head_scripts), their DOMContentLoaded
+listeners run one task each (dom_ready_in_turns), its hover previews built on first use
+(tippy_on_first_hover), its icon fonts asked for while the page is short (icon_fonts_early), the
+OJS cells' source kept beside the page until the runtime starts (ojs_contents_on_demand), the
+hidden source of echo: false OJS cells left out (without_hidden_cell_code), its SVG figures sized
+and loaded near the screen (sized_lazy_images), and the Bootstrap Icons font cut to the icons the
+site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
 """
 from __future__ import annotations
 
@@ -345,6 +346,37 @@ def tippy_on_first_hover(html: str) -> str:
     return html[:tag.end()] + TIPPY_ON_FIRST_HOVER + html[tag.end():]
 
 
+# At DOMContentLoaded, Quarto's scripts each set up their part of the page (the navbar's offsets and
+# links, the search box, the headings' anchors, the cross-references, the table of contents) in ONE
+# task: on the module page some 200 ms at 4x CPU, the longest after the text paints.  This runs each
+# of those listeners in a task of its own, in the same order, so that none blocks a reader's tap for
+# long.  It goes first in the head, before any script adds a listener (an inline classic script runs
+# as the parser reaches it; the deferred ones and the body's inline one add theirs after it).
+DOM_READY_IN_TURNS = """<script id="dom-ready-in-turns">
+// scripts/vendor_js.py --post-render: each DOMContentLoaded listener runs in a task of its own, in order
+{
+  const add = document.addEventListener;
+  document.addEventListener = function (type, listener, options) {
+    if (type !== "DOMContentLoaded" || document.readyState !== "loading" || typeof listener !== "function")
+      return add.call(this, type, listener, options);
+    return add.call(this, type, (event) => setTimeout(() => listener.call(this, event)), options);
+  };
+}
+</script>
+"""
+
+
+def dom_ready_in_turns(html: str) -> str:
+    """`html` whose DOMContentLoaded listeners run one task each (DOM_READY_IN_TURNS, first in its
+    head); a deck (reveal.js starts from them) or a page done before is left as it is."""
+    if is_deck(html) or 'id="dom-ready-in-turns"' in html:
+        return html
+    first = re.search(r"<script\b", html[:html.find("</head>")] if "</head>" in html else "")
+    if not first:
+        return html
+    return html[:first.start()] + DOM_READY_IN_TURNS + html[first.start():]
+
+
 # A web font that loads while the page is already long makes Chromium lay out every line again
 # ("Fonts changed"): on the module page, at 4x CPU, some 4,200 objects in 150-250 ms, once for
 # Bootstrap Icons (first used late in the page) and twice for AnchorJS's own icon font (its
@@ -482,6 +514,9 @@ def minified_runtime(site: Path) -> bool:
 # icon that a later render adds is never missing.
 ICON_NAME = re.compile(r"\bbi-([a-z0-9]+(?:-[a-z0-9]+)*)")
 ICON_RULE = re.compile(r'\.bi-([a-z0-9-]+)::?before\s*\{\s*content:\s*"\\([0-9a-fA-F]+)"')
+# Quarto's scripts also name an icon by itself and build its class as `bi-${name}` (the search
+# results' "file-richtext"): a quoted word in a script that is an icon's name counts too
+QUOTED_WORD = re.compile(r'["\'`]([a-z0-9]+(?:-[a-z0-9]+)*)["\'`]')
 
 
 def subset_icon_font(site: Path) -> int | None:
@@ -496,7 +531,10 @@ def subset_icon_font(site: Path) -> int | None:
     codepoints = {name: int(code, 16) for name, code in ICON_RULE.findall(css.read_text(encoding="utf-8"))}
     named = set()
     for f in [*site.rglob("*.html"), *(site / "site_libs").rglob("*.js"), *(f for f in site.rglob("*.css") if f != css)]:
-        named.update(ICON_NAME.findall(f.read_text(encoding="utf-8", errors="replace")))
+        text = f.read_text(encoding="utf-8", errors="replace")
+        named.update(ICON_NAME.findall(text))
+        if f.suffix == ".js":
+            named.update(QUOTED_WORD.findall(text))
     keep = sorted(codepoints[n] for n in named if n in codepoints)
     import logging
 
@@ -544,6 +582,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
                     old.unlink()
             write_if_changed(page.parent / source[0], source[1])
         new = deferred_head_scripts(new)
+        new = dom_ready_in_turns(new)
         new = tippy_on_first_hover(new)
         new = icon_fonts_early(new, anchors)
         new = without_hidden_cell_code(new)

@@ -62,19 +62,21 @@ def test_the_icon_font_keeps_the_icons_the_site_names(tmp_path):
     for name in ("bootstrap-icons.woff", "bootstrap-icons.css"):
         shutil.copy(folder / name, libs / name)
     (site / "index.html").write_text('<a><i class="bi bi-github"></i></a>', encoding="utf-8")
-    (site / "site_libs" / "x.js").write_text('el.className = "bi-clipboard";', encoding="utf-8")
+    # a class in a script, and an icon a script names by itself (Quarto's search: "file-richtext" and `bi-${icon}`)
+    (site / "site_libs" / "x.js").write_text('el.className = "bi-clipboard"; card("file-richtext", "show");'
+                                             ' const c = `bi bi-${icon}`;', encoding="utf-8")
 
-    assert vendor_js.subset_icon_font(site) == 2
+    assert vendor_js.subset_icon_font(site) == 3
     css = (libs / "bootstrap-icons.css").read_text(encoding="utf-8")
     code = {n: int(c, 16) for n, c in vendor_js.ICON_RULE.findall(css)}
     cmap = TTFont(str(libs / "bootstrap-icons.woff")).getBestCmap()
-    assert {code["github"], code["clipboard"]} <= set(cmap), "a named icon is missing from the font"
+    assert {code["github"], code["clipboard"], code["file-richtext"]} <= set(cmap), "a named icon is missing from the font"
     assert code["search"] not in cmap, "an icon no page names was kept"
     assert (libs / "bootstrap-icons.woff").stat().st_size < (folder / "bootstrap-icons.woff").stat().st_size / 20
 
     # a page that names one more icon gets it at the next render (cut from Quarto's copy, not the cut one)
     (site / "page.html").write_text('<i class="bi bi-search"></i>', encoding="utf-8")
-    assert vendor_js.subset_icon_font(site) == 3
+    assert vendor_js.subset_icon_font(site) == 4
     assert code["search"] in TTFont(str(libs / "bootstrap-icons.woff")).getBestCmap()
 
 
@@ -196,3 +198,15 @@ def test_svg_figures_get_their_size_and_load_near_the_screen(tmp_path):
                         '<img src="../figures/plot.svg" width="10" alt="sized already">']
     deck = '<div class="reveal">' + html
     assert vendor_js.sized_lazy_images(deck, page) == deck
+
+
+def test_dom_ready_listeners_run_in_turns_from_the_first_script_of_the_head():
+    page = ('<html><head><meta charset="utf-8"><script defer src="a.js"></script><script src="b.js" type="module"></script>'
+            '</head><body><script>document.addEventListener("DOMContentLoaded", f)</script></body></html>')
+    out = vendor_js.dom_ready_in_turns(page)
+    head = out[:out.index("</head>")]
+    assert head.index('id="dom-ready-in-turns"') < head.index('src="a.js"'), "the shim must come before every listener"
+    assert out.count('id="dom-ready-in-turns"') == 1
+    assert vendor_js.dom_ready_in_turns(out) == out, "done twice"
+    deck = page.replace("<body>", '<body><div class="reveal">')
+    assert vendor_js.dom_ready_in_turns(deck) == deck

@@ -9,7 +9,7 @@ import {tmpdir} from "node:os";
 import {purgeSite, usedName, linkUsed, PURGED} from "../../scripts/purge_css.mjs";
 
 const CSS = [".navbar{color:red}", ".never-named{color:blue}", ".show{display:block}", ".from-ojs{color:green}",
-  ".bi-github::before{content:\"\\f3ed\"}", "@keyframes unused-spin{to{transform:rotate(1turn)}}", "p a{color:navy}",
+  ".bi-github::before{content:\"\\f3ed\"}", ".bi-file-richtext::before{content:\"\\f3b1\"}", ".bi-search::before{content:\"\\f52a\"}", "@keyframes unused-spin{to{transform:rotate(1turn)}}", "p a{color:navy}",
   "table{width:100%}"].join("\n");
 
 function site() {
@@ -19,6 +19,8 @@ function site() {
   writeFileSync(join(dir, "site_libs", "bootstrap", "bootstrap-0123abcd.min.css"), CSS);
   writeFileSync(join(dir, "site_libs", "bootstrap", "bootstrap-icons.css"), CSS);
   writeFileSync(join(dir, "site_libs", "bootstrap", "bootstrap.min.js"), 'el.classList.add("show")');
+  // Quarto's search names its result icon by itself and builds the class: `bi bi-${icon}`
+  writeFileSync(join(dir, "site_libs", "bootstrap", "search.js"), 'card("file-richtext"); const c = `bi bi-${icon}`;');
   const head = '<link href="../../site_libs/bootstrap/bootstrap-icons.css" rel="stylesheet">' +
     '<link href="../../site_libs/bootstrap/bootstrap-0123abcd.min.css" rel="stylesheet" id="quarto-bootstrap">' +
     '<link rel="stylesheet" href="../../site.css">';
@@ -34,8 +36,9 @@ test("purge_css keeps the rules that pages, scripts and demo source name, and dr
     const r = await purgeSite(dir);
     assert.equal(r.sheets, 2);
     const used = readFileSync(join(dir, "site_libs", "bootstrap", "bootstrap-0123abcd.used.min.css"), "utf8");
-    for (const kept of [".navbar", ".show", ".from-ojs", ".bi-github", "p a"]) assert.ok(used.includes(kept), `${kept} dropped`);
+    for (const kept of [".navbar", ".show", ".from-ojs", ".bi-github", ".bi-file-richtext", "p a"]) assert.ok(used.includes(kept), `${kept} dropped`);
     assert.ok(!used.includes(".never-named"), "a class nothing names is kept");
+    assert.ok(!used.includes(".bi-search"), "an icon nothing names is kept");
     assert.ok(!used.includes("table"), "a rule for an element no page has is kept");
     assert.ok(!used.includes("unused-spin"), "an unused @keyframes is kept");
     // Quarto's original stays, for the next render to purge from
