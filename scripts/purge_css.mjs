@@ -18,11 +18,12 @@
 // purged or written.  tests/js/site-rendered.test.mjs checks that every page lays out and looks the
 // same with the purged stylesheets as with Quarto's whole ones (phone and desktop, callouts open,
 // the phone menu open, dark mode).
-import {existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, mkdirSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync} from "node:fs";
 import {createHash} from "node:crypto";
 import {basename, dirname, join, relative, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {PurgeCSS} from "purgecss";
+import {filesUnder, sitePages, writeIfChanged} from "./site_files.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SHEETS_DIR = join("site_libs", "bootstrap");
@@ -46,14 +47,6 @@ export function usedName(name) {
   return name.replace(/(\.min)?\.css$/, (ext) => `${USED}${ext}`);
 }
 
-function filesUnder(dir, keep) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, {withFileTypes: true}).flatMap((e) => {
-    const path = join(dir, e.name);
-    return e.isDirectory() ? filesUnder(path, keep) : keep(e.name) ? [path] : [];
-  });
-}
-
 /** What may name a class: every page, every script the site serves, and the demos' OJS source
     (which the pages keep base64-encoded beside them, as <page>.ojs-source-<hash>.txt). */
 export function siteContent(site) {
@@ -61,12 +54,6 @@ export function siteContent(site) {
     .map((f) => ({raw: readFileSync(f, "utf8"), extension: f.endsWith(".html") ? "html" : "js", file: f}));
   for (const f of filesUnder(site, (n) => /\.ojs-source-[0-9a-f]+\.txt$/.test(n))) {
     raw.push({raw: Buffer.from(readFileSync(f, "utf8").trim(), "base64").toString("utf8"), extension: "js", file: f});
-  }
-  for (const f of filesUnder(site, (n) => n.endsWith(".html"))) {
-    // a page that still holds its cells' source inline (before vendor_js moved it out)
-    for (const m of readFileSync(f, "utf8").matchAll(/<script type="ojs-module-contents">\s*([A-Za-z0-9+/=]+)\s*<\/script>/g)) {
-      raw.push({raw: Buffer.from(m[1], "base64").toString("utf8"), extension: "js", file: f});
-    }
   }
   return raw.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
@@ -81,13 +68,6 @@ export function purgedSheets(site) {
 export function linkUsed(html, names) {
   return html.replace(/(<link\b[^>]*\bhref="[^"]*\/)([^"/]+\.css)(")/g, (tag, before, name, after) =>
     names.includes(name) ? `${before}${usedName(name)}${after}` : tag);
-}
-
-function writeAtomic(path, text) {
-  if (existsSync(path) && readFileSync(path, "utf8") === text) return false;
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
-  return true;
 }
 
 /** Purge the site's stylesheets into their .used copies and point `pages` (default: every page) at
@@ -110,16 +90,16 @@ export async function purgeSite(site, {pages = null, stateFile = null} = {}) {
     const results = await new PurgeCSS().purge({content: content.map(({raw, extension}) => ({raw, extension})), css: sheets, ...OPTIONS});
     for (const r of results) {
       const header = `/* ${basename(r.file)}: the rules the site uses (scripts/purge_css.mjs) */\n`;
-      writeAtomic(join(dirname(r.file), usedName(basename(r.file))), header + r.css);
+      writeIfChanged(join(dirname(r.file), usedName(basename(r.file))), header + r.css);
       before += statSync(r.file).size;
       after += header.length + r.css.length;
     }
   }
-  for (const page of pages ?? filesUnder(site, (n) => n.endsWith(".html"))) {
+  for (const page of pages ?? sitePages(site)) {
     if (!existsSync(page)) continue;
     const html = readFileSync(page, "utf8");
     const linked = linkUsed(html, names);
-    if (linked !== html) writeAtomic(page, linked);
+    if (linked !== html) writeIfChanged(page, linked);
   }
   if (stateFile && !skipped) {
     mkdirSync(dirname(stateFile), {recursive: true});

@@ -13,7 +13,8 @@
 // On a module's pages (modules/<id>/…), <span class="data-provenance"></span> beside it becomes the
 // measured data's provenance line, "Results: Lab 3 at full settings, seed 0, on …, 2026-11-30
 // (data/<id>/results.json)", from the module's _metadata.yml (formatted there by scripts/site_data.py).
-import {existsSync, readdirSync, readFileSync, writeFileSync} from "node:fs";
+import {existsSync, readFileSync, writeFileSync} from "node:fs";
+import {sitePages} from "./site_files.mjs";
 import {join, resolve, dirname} from "node:path";
 import {execFileSync} from "node:child_process";
 import {fileURLToPath} from "node:url";
@@ -61,16 +62,10 @@ export function provenanceText(id, root = ROOT) {
 
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-function htmlFiles(dir) {
-  return readdirSync(dir, {withFileTypes: true}).flatMap((e) =>
-    e.isDirectory() ? (["site_libs", "vendor"].includes(e.name) ? [] : htmlFiles(join(dir, e.name)))
-      : e.name.endsWith(".html") ? [join(dir, e.name)] : []);
-}
-
 function main(site) {
   const text = escape(stampText(siteVersion(), quartoVersion()));
   const provenance = new Map();
-  for (const file of htmlFiles(site)) {
+  for (const file of sitePages(site)) {
     const html = readFileSync(file, "utf8");
     const id = /^modules[\\/]([^\\/]+)[\\/]/.exec(file.slice(site.length + 1))?.[1];
     if (id && !provenance.has(id)) provenance.set(id, escape(provenanceText(id)));

@@ -29,6 +29,7 @@ import {createHash} from "node:crypto";
 import {join, relative, resolve, dirname, sep} from "node:path";
 import {createRequire} from "node:module";
 import {fileURLToPath} from "node:url";
+import {sitePages} from "./site_files.mjs";
 
 const require = createRequire(import.meta.url);
 let MJ = null;   // mathjax-full, loaded on first use (about a second): a render whose formulas are all cached skips it
@@ -246,19 +247,12 @@ export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
   return {html: body.replace(MATHJAX_SCRIPT, "").replace("</head>", `${style}</head>`), count: formulas.length, key};
 }
 
-function htmlFiles(dir) {
-  return readdirSync(dir, {withFileTypes: true}).flatMap((e) => {
-    if (e.isDirectory()) return ["site_libs", "vendor"].includes(e.name) ? [] : htmlFiles(join(dir, e.name));
-    return e.name.endsWith(".html") ? [join(dir, e.name)] : [];
-  });
-}
-
 /** Finish every page of `site`; formulas are cached in `cacheDir` (after a render of every page, the
     entries no page used are removed). */
 export function typesetSite(site, cacheDir = null, files = null) {
   let pages = 0, formulas = 0, earlier = files ? 1 : 0;  // pages changed, formulas typeset, pages finished before
   const used = new Set();
-  for (const file of files ?? htmlFiles(site)) {
+  for (const file of files ?? sitePages(site)) {
     const depth = relative(site, file).split(sep).length - 1;
     const fontURL = `${"../".repeat(depth) || "./"}${FONTS}`;
     const result = typesetPage(readFileSync(file, "utf8"), fontURL, relative(site, file), cacheDir);

@@ -441,9 +441,10 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       {name: "1280 px, dark mode", screen: SCREENS[0], dark: true, act: openEverything},
       {name: "390 px, the search open", screen: SCREENS[1], act: (page) => openSearch(page)},
     ];
-    const differences = [];
+    const differences = [], compared = [];
     for (const path of pages) {
       if (!readFileSync(join(whole, path), "utf8").includes(".used.")) continue;   // a deck: Bootstrap not used
+      compared.push(path);
       for (const state of states) {
         const looks = [];
         for (const purged of [true, false]) {
@@ -472,6 +473,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
           if (used[i].look !== all[i].look) differences.push(`${path}, ${state.name}: ${used[i].where}\n  purged: ${used[i].look}\n  whole:  ${all[i].look}`);
       }
     }
+    assert.ok(compared.includes(MODULE_PAGE) && compared.includes("index.html"), `pages linking the purged sheets: ${compared.join(", ")}`);
     assert.deepEqual(differences, [], "elements that look different with the purged stylesheets");
   });
 
