@@ -14,10 +14,11 @@
 // <name>.used.css (bootstrap-<hash>.used.min.css), and the pages link to it.  Quarto's original
 // stays, so a later render (of one page, say) purges again from it, with that page's new classes.
 //
-// Incremental: the inputs' hash is kept in .quarto/purge-css.json; with nothing changed, nothing is
-// purged or written.  tests/js/site-rendered.test.mjs checks that every page lays out and looks the
-// same with the purged stylesheets as with Quarto's whole ones (phone and desktop, callouts open,
-// the phone menu open, dark mode).
+// Incremental: the inputs' hash and the purged sheets are kept in .quarto/purge-css.json; with
+// nothing changed, nothing is purged again (the sheets are put back where a render removed them).
+// tests/js/site-rendered.test.mjs checks that every page lays out and looks the same with the purged
+// stylesheets as with Quarto's whole ones (phone and desktop: callouts open, the phone's menu open,
+// the search open, dark mode).
 import {existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync} from "node:fs";
 import {createHash} from "node:crypto";
 import {basename, dirname, join, relative, resolve} from "node:path";
@@ -83,18 +84,22 @@ export async function purgeSite(site, {pages = null, stateFile = null} = {}) {
   for (const s of sheets) key.update(s).update(readFileSync(s));
   for (const c of content) key.update(relative(site, c.file)).update(c.raw);
   const digest = key.digest("hex");
+  // the last run's inputs and outputs: a render of the whole site starts from a fresh site_libs/, so
+  // with nothing changed the purged sheets are written again from here, not purged again
   const state = stateFile && existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, "utf8")) : {};
-  const skipped = state.key === digest && sheets.every((s) => existsSync(join(dirname(s), usedName(basename(s)))));
-  let before = 0, after = 0;
+  const skipped = state.key === digest && names.every((n) => typeof state.used?.[usedName(n)] === "string");
+  let used = state.used ?? {}, before = 0, after = 0;
   if (!skipped) {
+    used = {};
     const results = await new PurgeCSS().purge({content: content.map(({raw, extension}) => ({raw, extension})), css: sheets, ...OPTIONS});
     for (const r of results) {
       const header = `/* ${basename(r.file)}: the rules the site uses (scripts/purge_css.mjs) */\n`;
-      writeIfChanged(join(dirname(r.file), usedName(basename(r.file))), header + r.css);
+      used[usedName(basename(r.file))] = header + r.css;
       before += statSync(r.file).size;
       after += header.length + r.css.length;
     }
   }
+  for (const [name, css] of Object.entries(used)) writeIfChanged(join(site, SHEETS_DIR, name), css);
   for (const page of pages ?? sitePages(site)) {
     if (!existsSync(page)) continue;
     const html = readFileSync(page, "utf8");
@@ -103,7 +108,7 @@ export async function purgeSite(site, {pages = null, stateFile = null} = {}) {
   }
   if (stateFile && !skipped) {
     mkdirSync(dirname(stateFile), {recursive: true});
-    writeFileSync(stateFile, JSON.stringify({key: digest}) + "\n");
+    writeFileSync(stateFile, JSON.stringify({key: digest, used}) + "\n");
   }
   return {sheets: sheets.length, skipped, before, after};
 }

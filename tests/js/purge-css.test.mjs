@@ -61,6 +61,11 @@ test("purge_css does nothing the second time, and purges again from the original
     const mtime = statSync(usedFile).mtimeMs;
     assert.equal((await purgeSite(dir, {stateFile: state})).skipped, true, "nothing changed, yet it purged again");
     assert.equal(statSync(usedFile).mtimeMs, mtime);
+    // a render of the whole site starts from a fresh site_libs/: the purged sheets come back, not purged again
+    const kept = readFileSync(usedFile, "utf8");
+    rmSync(usedFile);
+    assert.equal((await purgeSite(dir, {stateFile: state})).skipped, true);
+    assert.equal(readFileSync(usedFile, "utf8"), kept);
     // a page now names a class: the next run keeps its rule
     const other = join(dir, "modules", "m", "other.html");
     writeFileSync(other, '<html><head><link href="../../site_libs/bootstrap/bootstrap-0123abcd.min.css" rel="stylesheet"></head><body><div class="never-named"></div></body></html>');
