@@ -352,12 +352,17 @@ def tippy_on_first_hover(html: str) -> str:
 # of those listeners in a task of its own, in the same order, so that none blocks a reader's tap for
 # long.  It goes first in the head, before any script adds a listener (an inline classic script runs
 # as the parser reaches it; the deferred ones and the body's inline one add theirs after it).
+# "Before the event" is a flag its own first listener sets, not document.readyState: the deferred
+# scripts (deferred_head_scripts), Quarto's heaviest listeners among them, run when readyState is
+# already "interactive".
 DOM_READY_IN_TURNS = """<script id="dom-ready-in-turns">
 // scripts/vendor_js.py --post-render: each DOMContentLoaded listener runs in a task of its own, in order
 {
   const add = document.addEventListener;
+  let fired = false;
+  add.call(document, "DOMContentLoaded", () => { fired = true; });
   document.addEventListener = function (type, listener, options) {
-    if (type !== "DOMContentLoaded" || document.readyState !== "loading" || typeof listener !== "function")
+    if (type !== "DOMContentLoaded" || fired || typeof listener !== "function")
       return add.call(this, type, listener, options);
     return add.call(this, type, (event) => setTimeout(() => listener.call(this, event)), options);
   };

@@ -331,6 +331,31 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     }
   });
 
+  await t.test("the module page: Quarto's set-up at DOMContentLoaded runs after the event, not in one long task, and all of it runs", async () => {
+    // (dom_ready_in_turns in scripts/vendor_js.py; its listeners come from the head's deferred
+    // scripts, which run once document.readyState is already "interactive", and from the body)
+    const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
+    try {
+      await page.addInitScript(() => {
+        window.setUpSoFar = () => ({
+          "the navbar's handlers (quarto-nav.js)": typeof window.quartoToggleHeadroom === "function",
+          "the search box (quarto-search.js)": (document.querySelector("#quarto-search")?.childElementCount ?? 0) > 0,
+          "the headings' link icons (the body's script)": document.querySelectorAll(".anchorjs-link").length > 0,
+        });
+        // a window listener runs last, as the event bubbles up from the document's own listeners
+        window.addEventListener("DOMContentLoaded", () => { window.setUpAtTheEvent = window.setUpSoFar(); });
+      });
+      await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
+      await ready(page, requests);
+      const [atTheEvent, atReady] = await page.evaluate(() => [window.setUpAtTheEvent, window.setUpSoFar()]);
+      for (const [part, done] of Object.entries(atTheEvent)) assert.equal(done, false, `${part}: set up inside the DOMContentLoaded event`);
+      for (const [part, done] of Object.entries(atReady)) assert.equal(done, true, `${part}: never set up`);
+      assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
+    } finally {
+      await context.close();
+    }
+  });
+
   await t.test("the module page: each demo draws in the place kept for it, on a projector and a phone", async () => {
     // (its place: --demo-place in demo.css; a demo in a collapsed callout, once the callout opens)
     for (const screen of SCREENS) {
