@@ -54,7 +54,7 @@ import sys
 from pathlib import Path
 
 from scripts import paths
-from scripts.files import write_if_changed
+from scripts.files import atomic_write, write_if_changed
 from scripts.paths import ROOT, rel
 
 # npm package -> the version Quarto's OJS runtime would fetch (and package.json pins)
@@ -524,23 +524,60 @@ ICON_RULE = re.compile(r'\.bi-([a-z0-9-]+)::?before\s*\{\s*content:\s*"\\([0-9a-
 QUOTED_WORD = re.compile(r'["\'`]([a-z0-9]+(?:-[a-z0-9]+)*)["\'`]')
 
 
-def subset_icon_font(site: Path) -> int | None:
+def icon_names(site: Path, css: Path, known: dict[str, list[str]]) -> tuple[set[str], dict[str, list[str]]]:
+    """The icon names the site's pages, scripts and stylesheets (all but `css`, the icons' own) use,
+    and each file's names by the hash of its content.  `known`: those of an earlier render, whose
+    unchanged files (Quarto's scripts, most pages) are not read through again."""
+    named, seen = set(), {}
+    for f in [*site.rglob("*.html"), *(site / "site_libs").rglob("*.js"), *(f for f in site.rglob("*.css") if f != css)]:
+        data = f.read_bytes()
+        key = hashlib.sha1(data).hexdigest() + f.suffix
+        if key in known:
+            seen[key] = known[key]
+        else:
+            text = data.decode("utf-8", errors="replace")
+            found = set(ICON_NAME.findall(text))
+            if f.suffix == ".js":
+                found.update(QUOTED_WORD.findall(text))
+            seen[key] = sorted(found)
+        named.update(seen[key])
+    return named, seen
+
+
+def subset_icon_font(site: Path, state: Path | None = None) -> int | None:
     """Cut the site's Bootstrap Icons font down to the icons named in its pages and scripts; the
-    number of icons kept, or None where there is no font or no original to cut from."""
+    number of icons kept, or None where there is no font or no original to cut from.
+    `state` (a JSON file in Quarto's scratch folder .quarto/): each file's icon names by its content
+    and the last cut font, so that a render that names no new icon neither reads every file
+    through nor cuts the font again (with fonttools, about half a second of a warm render)."""
     folder = site / "site_libs" / "bootstrap"
     font, css = folder / "bootstrap-icons.woff", folder / "bootstrap-icons.css"
     share = quarto_share()
     original = share / "formats" / "html" / "bootstrap" / "dist" / "bootstrap-icons.woff" if share else None
     if not (font.exists() and css.exists() and original and original.exists()):
         return None
+    try:
+        last = json.loads(state.read_text(encoding="utf-8")) if state and state.exists() else {}
+    except ValueError:
+        last = {}   # a state file cut short is only a cache: cut the font again
     codepoints = {name: int(code, 16) for name, code in ICON_RULE.findall(css.read_text(encoding="utf-8"))}
-    named = set()
-    for f in [*site.rglob("*.html"), *(site / "site_libs").rglob("*.js"), *(f for f in site.rglob("*.css") if f != css)]:
-        text = f.read_text(encoding="utf-8", errors="replace")
-        named.update(ICON_NAME.findall(text))
-        if f.suffix == ".js":
-            named.update(QUOTED_WORD.findall(text))
+    named, files = icon_names(site, css, last.get("files", {}))
     keep = sorted(codepoints[n] for n in named if n in codepoints)
+    key = hashlib.sha256(original.read_bytes() + repr(keep).encode()).hexdigest()
+    if last.get("font_key") == key:
+        cut = base64.b64decode(last["font"])
+    else:
+        cut = cut_font(original, keep)
+    if font.read_bytes() != cut:
+        atomic_write({font: cut})
+    if state:
+        write_if_changed(state, json.dumps({"files": files, "font_key": key, "font": base64.b64encode(cut).decode()}) + "\n")
+    return len(keep)
+
+
+def cut_font(original: Path, codepoints: list[int]) -> bytes:
+    """`original` (a WOFF font) cut to `codepoints`, as WOFF bytes."""
+    import io
     import logging
 
     from fontTools import subset   # fonttools (requirements.txt)
@@ -552,15 +589,11 @@ def subset_icon_font(site: Path) -> int | None:
     options.layout_features = ["*"]
     with subset.load_font(str(original), options) as ttf:
         subsetter = subset.Subsetter(options)
-        subsetter.populate(unicodes=keep)
+        subsetter.populate(unicodes=codepoints)
         subsetter.subset(ttf)
-        out = folder / "bootstrap-icons.woff.tmp"
-        subset.save_font(ttf, str(out), options)
-    if font.read_bytes() == out.read_bytes():
-        out.unlink()
-    else:
-        out.replace(font)
-    return len(keep)
+        out = io.BytesIO()
+        subset.save_font(ttf, out, options)
+    return out.getvalue()
 
 
 def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
@@ -569,7 +602,8 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
     references left.  `pages`: only these (the pages this render wrote), else every page."""
     left = []
     minified = minified_runtime(site)
-    subset_icon_font(site)
+    scratch = Path(os.environ.get("QUARTO_PROJECT_DIR") or ROOT) / ".quarto"   # Quarto's, kept between renders
+    subset_icon_font(site, scratch / "icon-font.json" if scratch.is_dir() else None)
     anchors = anchor_rules(site)
     for page in sorted(pages if pages is not None else site.rglob("*.html")):
         if not page.exists():

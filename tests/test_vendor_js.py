@@ -80,6 +80,50 @@ def test_the_icon_font_keeps_the_icons_the_site_names(tmp_path):
     assert code["search"] in TTFont(str(libs / "bootstrap-icons.woff")).getBestCmap()
 
 
+def test_a_render_that_names_no_new_icon_reads_no_file_again_and_cuts_no_font(tmp_path, monkeypatch):
+    from fontTools.ttLib import TTFont
+
+    folder = quarto_icons()
+    site, state = tmp_path / "_site", tmp_path / ".quarto" / "icon-font.json"
+    libs = site / "site_libs" / "bootstrap"
+    libs.mkdir(parents=True)
+    state.parent.mkdir()
+    for name in ("bootstrap-icons.woff", "bootstrap-icons.css"):
+        shutil.copy(folder / name, libs / name)
+    (site / "index.html").write_text('<i class="bi bi-github"></i>', encoding="utf-8")
+    assert vendor_js.subset_icon_font(site, state) == 1
+    cut = (libs / "bootstrap-icons.woff").read_bytes()
+
+    # the next render: Quarto copies its whole font back, and the pages are written again unchanged
+    shutil.copy(folder / "bootstrap-icons.woff", libs / "bootstrap-icons.woff")
+    (site / "index.html").write_text('<i class="bi bi-github"></i>', encoding="utf-8")
+    read = []
+
+    class Counted:   # ICON_NAME, counting the files it reads through
+        def findall(self, text):
+            read.append(text)
+            return pattern.findall(text)
+
+    pattern = vendor_js.ICON_NAME
+    monkeypatch.setattr(vendor_js, "ICON_NAME", Counted())
+    monkeypatch.setattr(vendor_js, "cut_font", lambda *a: pytest.fail("the font was cut again"))
+    assert vendor_js.subset_icon_font(site, state) == 1
+    assert (libs / "bootstrap-icons.woff").read_bytes() == cut, "the cut font was not put back"
+    assert read == [], "an unchanged file was read through again"
+
+    # a page that names one more icon: the font is cut again, from Quarto's copy
+    monkeypatch.undo()
+    (site / "page.html").write_text('<i class="bi bi-search"></i>', encoding="utf-8")
+    assert vendor_js.subset_icon_font(site, state) == 2
+    css = (libs / "bootstrap-icons.css").read_text(encoding="utf-8")
+    code = {n: int(c, 16) for n, c in vendor_js.ICON_RULE.findall(css)}
+    assert {code["github"], code["search"]} <= set(TTFont(str(libs / "bootstrap-icons.woff")).getBestCmap())
+
+    # a state file cut short is only a cache that is lost
+    state.write_text('{"files": {', encoding="utf-8")
+    assert vendor_js.subset_icon_font(site, state) == 2
+
+
 def test_the_hidden_source_of_an_echo_false_cell_is_left_out():
     hidden = ('<div class="code-copy-outer-scaffold"><div class="sourceCode cell-code hidden" id="cb1" data-startfrom="3">'
               '<pre class="sourceCode js code-with-copy"><code><span>x = 1</span></code></pre></div>'
