@@ -6,9 +6,9 @@
 //   no console error, page error, failed request or request to another host; no OJS error box;
 //   no literal {{<, ?@, @eq-, ?var: or ?ref: in the visible text; every image loaded; every
 //   cross-reference finds its target; nothing wider than the screen; every equation number in view
-//   at 390 px; axe-core reports no serious or critical violation; every OJS cell is a hidden set-up
-//   cell or a demo (div.cell.demo), and every demo draws.  Each demo fits a 1280 × 720 screen with
-//   its controls.  On the module page: equations (1)-(12), each cross-referenced; the w slider
+//   at 390 px; the navbar on one row; the tab's icon loads; axe-core reports no serious or critical
+//   violation; every OJS cell is a hidden set-up cell or a demo (div.cell.demo), and every demo
+//   draws.  Each demo fits a 1280 × 720 screen with its controls.  On the module page: equations (1)-(12), each cross-referenced; the w slider
 //   redraws the plot; a collapsed callout opens; a cross-reference previews its equation on hover
 //   and on focus; its icon fonts are asked for before the body; its text paints with no demo
 //   script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a collapsed callout
@@ -125,6 +125,20 @@ async function pageDefects(page, screen) {
         const r = num?.getBoundingClientRect();
         if (!r || r.width === 0 || r.left < 0 || r.right > W) bad.push(`${eq.id}: its number is not in view`);
       }
+    }
+    // the tab's icon (without one, a browser asks for /favicon.ico, a 404 on every first visit)
+    const icon = document.querySelector('link[rel~="icon"]');
+    if (!icon) bad.push("no icon for the tab (website: favicon in _quarto.yml)");
+    else if (!(await fetch(icon.href).then((r) => r.ok && /svg|image/.test(r.headers.get("content-type")), () => false)))
+      bad.push(`the tab's icon does not load: ${icon.href}`);
+    // the navbar is one row at every width: its menu button, title, colour-scheme toggle and search
+    // side by side (on a phone, each row more is text the reader cannot see)
+    const rowOf = (sel) => { const r = document.querySelector(`#quarto-header ${sel}`)?.getBoundingClientRect(); return r && r.width ? r : null; };
+    const title = rowOf(".navbar-brand-container");
+    for (const sel of [".navbar-toggler", ".quarto-navbar-tools", "#quarto-search"]) {
+      const r = rowOf(sel);
+      if (title && r && (r.top >= title.bottom || r.bottom <= title.top))
+        bad.push(`navbar: ${sel} on another row than the title (${Math.round(r.top)} px against ${Math.round(title.top)}-${Math.round(title.bottom)} px)`);
     }
     // every OJS cell is a hidden set-up cell or a demo, so the demo checks here reach every demo
     for (const cell of document.querySelectorAll("div.cell:has([id^=ojs-cell-])"))
