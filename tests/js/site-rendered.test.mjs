@@ -280,15 +280,18 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     }
   });
 
-  await t.test("the module page: a link into the page lands its target at the top of the screen, on a projector and a phone", async () => {
+  await t.test("the module page: a link into the page lands its target at the top of the screen, below the navbar, on a projector and a phone", async () => {
     for (const screen of SCREENS) {
       const {context, page, requests} = await openPage(browser, site.origin, MODULE_PAGE, screen);
       try {
         for (const id of ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring"]) {
           await page.goto(`${site.origin}/${MODULE_PAGE}#${id}`, {waitUntil: "load"});
           await ready(page, requests);
-          const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, id);
-          assert.ok(top > -5 && top < 150, `#${id} lands ${Math.round(top)} px from the top of the screen at ${screen.width} px`);
+          // (below the fixed navbar, not under it: scroll-padding-top in site.css)
+          const [top, navbar] = await page.evaluate((id) => [document.getElementById(id).getBoundingClientRect().top,
+            Math.max(0, document.querySelector("#quarto-header").getBoundingClientRect().bottom)], id);
+          assert.ok(top > navbar - 5 && top < navbar + 150,
+            `#${id} lands ${Math.round(top)} px from the top of the screen, below a navbar ${Math.round(navbar)} px tall, at ${screen.width} px`);
         }
       } finally {
         await context.close();
@@ -460,7 +463,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
         // its heading in view, below the navbar
         await page.waitForFunction(() => {
           const r = document.querySelector("#perplexity > :is(h2, h3, h4)")?.getBoundingClientRect();
-          return r && r.top >= 0 && r.bottom < innerHeight / 2;
+          return r && r.top >= document.querySelector("#quarto-header").getBoundingClientRect().bottom && r.bottom < innerHeight / 2;
         }, null, {timeout: 10_000});
         assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
       } finally {
