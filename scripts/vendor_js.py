@@ -33,7 +33,8 @@ needed by Internet Explorer 11; offline it is a failed request).  A page with OJ
 Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
 892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
 <head>.  Quarto's head scripts are deferred (deferred_head_scripts), their DOMContentLoaded
-listeners run one task each (dom_ready_in_turns), its hover previews built on first use
+listeners run one task each (dom_ready_in_turns), its navbar search loaded when a reader first
+reaches for it (search_on_first_use), its hover previews built on first use
 (tippy_on_first_hover), its icon fonts asked for while the page is short (icon_fonts_early), the
 OJS cells' source kept beside the page until the runtime starts (ojs_contents_on_demand), the
 hidden source of echo: false OJS cells left out (without_hidden_cell_code), its SVG figures sized
@@ -346,6 +347,108 @@ def tippy_on_first_hover(html: str) -> str:
     return html[:tag.end()] + TIPPY_ON_FIRST_HOVER + html[tag.end():]
 
 
+# Quarto's search is three scripts in every page's head (autocomplete, fuse and quarto-search: 41 KiB
+# gzipped), set up at load (on the module page some 100 ms at 4x CPU, the longest task left after
+# the text paints), although a reader opens it on few visits.  Where the search is the navbar's
+# overlay, the page instead carries the search button as the scripts would draw it, and loads them
+# when a reader first reaches for it: the button pointed at, touched or focused (so they load while
+# the finger comes down), clicked, or a search shortcut key; then the search opens as Quarto's would.
+# quarto-search.js sets itself up at DOMContentLoaded, long past by then: its listeners are kept
+# aside while it loads and called once it has run.  A page reached from a search result (?q=term,
+# which quarto-search.js marks on the page) loads the search at once, after Quarto's navbar script
+# has made the page's links (the term is taken out of the address until then, so that no link
+# carries it, as quarto-search.js itself does).
+SEARCH_TAG = re.compile(r'[ \t]*<script\b[^>]*\bsrc="([^"]*/quarto-search/(?:autocomplete\.umd|fuse\.min|quarto-search)\.js)"[^>]*></script>[ \t]*\n?')
+SEARCH_BOX = '<div id="quarto-search" class="" title="Search"></div>'
+SEARCH_ICON = ('<svg class="aa-SubmitIcon" viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><path d="'
+               'M16.041 15.856c-0.034 0.026-0.067 0.055-0.099 0.087s-0.060 0.064-0.087 0.099c-1.258 1.213-2.969 '
+               '1.958-4.855 1.958-1.933 0-3.682-0.782-4.95-2.050s-2.050-3.017-2.050-4.95 0.782-3.682 2.050-4.95 '
+               '3.017-2.050 4.95-2.050 3.682 0.782 4.95 2.050 2.050 3.017 2.050 4.95c0 1.886-0.745 3.597-1.959 '
+               '4.856zM21.707 20.293l-3.675-3.675c1.231-1.54 1.968-3.493 1.968-5.618 '
+               '0-2.485-1.008-4.736-2.636-6.364s-3.879-2.636-6.364-2.636-4.736 1.008-6.364 2.636-2.636 '
+               '3.879-2.636 6.364 1.008 4.736 2.636 6.364 3.879 2.636 6.364 2.636c2.125 0 4.078-0.737 '
+               '5.618-1.968l3.675 3.675c0.391 0.391 1.024 0.391 1.414 0s0.391-1.024 0-1.414z'
+               '"></path></svg>')
+# the markup autocomplete-js draws for the overlay's button (what the page's CSS styles), marked as a stand-in
+SEARCH_STANDIN = ('<div id="quarto-search" class="type-overlay" title="Search"><div class="aa-Autocomplete search-standin">'
+                  '<button type="button" class="aa-DetachedSearchButton" title="Search" aria-label="Search">'
+                  f'<div class="aa-DetachedSearchButtonIcon">{SEARCH_ICON}</div><div class="aa-DetachedSearchButtonPlaceholder">'
+                  '</div><div class="aa-DetachedSearchButtonQuery"></div></button></div></div>')
+SEARCH_ON_FIRST_USE = """<script id="search-on-first-use">
+// scripts/vendor_js.py --post-render: Quarto's search loads when a reader first reaches for it
+{
+  const sources = %s, keys = %s;
+  let loading = null;
+  const load = () => loading ??= new Promise((resolve, reject) => {
+    // quarto-search.js sets itself up at DOMContentLoaded (past by now), and a page reached from a
+    // search result at "pageshow" (past too): those listeners are kept aside and called once it has run
+    const ready = [], shown = [];
+    const onDocument = document.addEventListener, onWindow = window.addEventListener;
+    document.addEventListener = function (type, listener, options) {
+      return type === "DOMContentLoaded" ? void ready.push(listener) : onDocument.call(this, type, listener, options);
+    };
+    const next = (i) => {
+      if (i < sources.length) {
+        const script = Object.assign(document.createElement("script"), {src: sources[i]});
+        script.onload = () => next(i + 1);
+        script.onerror = () => { document.addEventListener = onDocument; loading = null; reject(new Error(`the search's ${sources[i]} did not load`)); };
+        return void document.head.append(script);
+      }
+      document.addEventListener = onDocument;
+      document.querySelector("#quarto-search .search-standin")?.remove();
+      window.addEventListener = function (type, listener, options) {
+        return type === "pageshow" ? void shown.push(listener) : onWindow.call(this, type, listener, options);
+      };
+      try { for (const listener of ready) listener.call(document, new Event("DOMContentLoaded")); }
+      finally { window.addEventListener = onWindow; }
+      for (const listener of shown) listener.call(window, new PageTransitionEvent("pageshow", {persisted: false}));
+      removeEventListener("keyup", onKey);
+      resolve();
+    };
+    next(0);
+  });
+  const open = () => load().then(() => window.quartoOpenSearch?.());
+  // the shortcut keys, as quarto-search.js takes them (not while a form field or button has the focus)
+  const onKey = (event) => {
+    const focused = document.activeElement;
+    if (!keys.includes(event.key) || focused?.isContentEditable || /^(input|select|textarea|button|option)$/i.test(focused?.tagName)) return;
+    event.preventDefault();
+    open();
+  };
+  addEventListener("keyup", onKey);
+  const standin = (event) => event.target instanceof Element && event.target.closest("#quarto-search .search-standin");
+  for (const type of ["pointerover", "touchstart", "focusin"])
+    addEventListener(type, (event) => { if (standin(event)) load(); }, {passive: true});
+  addEventListener("click", (event) => { if (standin(event)) open(); });
+  const address = new URL(location.href);
+  if (address.searchParams.has("q") || address.searchParams.has("show-results")) {
+    const arrived = address.href;
+    address.searchParams.delete("q");
+    history.replaceState(history.state, "", address);
+    // after the load event, and after Quarto's DOMContentLoaded set-up (dom_ready_in_turns: earlier timers)
+    addEventListener("load", () => setTimeout(() => { history.replaceState(history.state, "", arrived); load(); }));
+  }
+}
+</script>
+"""
+
+
+def search_on_first_use(html: str) -> str:
+    """`html` whose navbar search (an overlay) loads its scripts when first reached for
+    (SEARCH_ON_FIRST_USE); unchanged for a deck, a page without the three scripts or the empty
+    search box, or a search of another type (a text box in the sidebar draws more than a button)."""
+    tags = list(SEARCH_TAG.finditer(html))
+    options = re.search(r'<script id="quarto-search-options" type="application/json">(.*?)</script>', html, re.S)
+    if is_deck(html) or len(tags) != 3 or SEARCH_BOX not in html or not options:
+        return html
+    settings = json.loads(options.group(1))
+    if settings.get("type") != "overlay" or settings.get("location") != "navbar":
+        return html
+    loader = SEARCH_ON_FIRST_USE % (json.dumps([t.group(1) for t in tags]), json.dumps(settings.get("keyboard-shortcut") or []))
+    out = html[:tags[0].start()] + loader + html[tags[0].end():tags[1].start()] + html[tags[1].end():tags[2].start()] + html[tags[2].end():]
+    return out.replace(SEARCH_BOX, SEARCH_STANDIN, 1)
+
+
 # At DOMContentLoaded, Quarto's scripts each set up their part of the page (the navbar's offsets and
 # links, the search box, the headings' anchors, the cross-references, the table of contents) in ONE
 # task: on the module page some 200 ms at 4x CPU, the longest after the text paints.  This runs each
@@ -622,6 +725,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
             write_if_changed(page.parent / source[0], source[1])
         new = deferred_head_scripts(new)
         new = dom_ready_in_turns(new)
+        new = search_on_first_use(new)
         new = tippy_on_first_hover(new)
         new = icon_fonts_early(new, anchors)
         new = without_hidden_cell_code(new)

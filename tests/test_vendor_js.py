@@ -254,3 +254,37 @@ def test_dom_ready_listeners_run_in_turns_from_the_first_script_of_the_head():
     assert vendor_js.dom_ready_in_turns(out) == out, "done twice"
     deck = page.replace("<body>", '<body><div class="reveal">')
     assert vendor_js.dom_ready_in_turns(deck) == deck
+
+
+SEARCH_PAGE = """<html><head>
+<script defer src="../site_libs/quarto-nav/quarto-nav.js"></script>
+<script defer src="../site_libs/quarto-search/autocomplete.umd.js"></script>
+<script defer src="../site_libs/quarto-search/fuse.min.js"></script>
+<script defer src="../site_libs/quarto-search/quarto-search.js"></script>
+<script id="quarto-search-options" type="application/json">{"location": "navbar", "type": "overlay", "keyboard-shortcut": ["f", "/"]}</script>
+</head><body><nav><div id="quarto-search" class="" title="Search"></div></nav></body></html>"""
+
+
+def test_the_navbar_search_loads_its_scripts_when_first_reached_for():
+    out = vendor_js.search_on_first_use(SEARCH_PAGE)
+    assert "quarto-search/" not in out.split('<script id="search-on-first-use">')[0].split("quarto-nav.js")[1], \
+        "a search script is still loaded with the page"
+    assert out.count("<script defer src") == 1, "only quarto-nav.js is left in the head"
+    loader = out[out.index('<script id="search-on-first-use">'):]
+    assert '["../site_libs/quarto-search/autocomplete.umd.js", "../site_libs/quarto-search/fuse.min.js", ' \
+           '"../site_libs/quarto-search/quarto-search.js"]' in loader, "the scripts, in their order, for the loader"
+    assert '["f", "/"]' in loader, "the page's own shortcut keys"
+    assert '<div id="quarto-search" class="type-overlay" title="Search"><div class="aa-Autocomplete search-standin">' in out
+    assert 'class="aa-DetachedSearchButton" title="Search" aria-label="Search"' in out
+    assert vendor_js.search_on_first_use(out) == out, "done twice"
+
+
+def test_a_deck_or_a_search_of_another_kind_keeps_its_search_as_it_is():
+    deck = SEARCH_PAGE.replace("<body>", '<body><div class="reveal">')
+    assert vendor_js.search_on_first_use(deck) == deck
+    textbox = SEARCH_PAGE.replace('"type": "overlay"', '"type": "textbox"')
+    assert vendor_js.search_on_first_use(textbox) == textbox
+    sidebar = SEARCH_PAGE.replace('"location": "navbar"', '"location": "sidebar"')
+    assert vendor_js.search_on_first_use(sidebar) == sidebar
+    none = "<html><head></head><body></body></html>"
+    assert vendor_js.search_on_first_use(none) == none

@@ -15,7 +15,8 @@
 //   when it opens, each in the place kept for it (within 2 px, at both sizes).  Every page looks the
 //   same (each element's box and look) with the purged stylesheets as with Quarto's whole ones, with
 //   callouts open, the phone's menu open, the search open and in dark mode; the site search lists a
-//   term's pages and opens the one chosen, its heading in view.
+//   term's pages and opens the one chosen, its heading in view; its scripts load only when a reader
+//   first reaches for it (its button or a shortcut key), and a result's page marks the term.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
 // times to build/site/report.json.  Skipped, with the reason, where quarto or Chromium is missing.
 //   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
@@ -350,13 +351,13 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
 
   await t.test("the module page: Quarto's set-up at DOMContentLoaded runs after the event, not in one long task, and all of it runs", async () => {
     // (dom_ready_in_turns in scripts/vendor_js.py; its listeners come from the head's deferred
-    // scripts, which run once document.readyState is already "interactive", and from the body)
+    // scripts, which run once document.readyState is already "interactive", and from the body; the
+    // search's set-up waits for the reader: search_on_first_use, tested below)
     const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
       await page.addInitScript(() => {
         window.setUpSoFar = () => ({
           "the navbar's handlers (quarto-nav.js)": typeof window.quartoToggleHeadroom === "function",
-          "the search box (quarto-search.js)": (document.querySelector("#quarto-search")?.childElementCount ?? 0) > 0,
           "the headings' link icons (the body's script)": document.querySelectorAll(".anchorjs-link").length > 0,
         });
         // a window listener runs last, as the event bubbles up from the document's own listeners
@@ -469,6 +470,36 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       } finally {
         await context.close();
       }
+    }
+  });
+
+  await t.test("the search loads when a reader first reaches for it: none of it with the page, a shortcut key opens it, a result's page marks the term", async () => {
+    // (search_on_first_use in scripts/vendor_js.py; the click on its button: the test above)
+    const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
+    try {
+      const asked = [];
+      page.on("request", (r) => { if (/\/quarto-search\//.test(r.url())) asked.push(r.url().replace(/.*\//, "")); });
+      await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
+      await ready(page, requests);
+      assert.deepEqual(asked, [], "the search's scripts loaded with the page");
+      await page.keyboard.press("/");
+      await page.locator(".aa-Input").waitFor({state: "visible", timeout: 10_000});
+      await page.waitForFunction(() => document.activeElement?.classList.contains("aa-Input"), null, {timeout: 5_000});
+      assert.deepEqual(asked, ["autocomplete.umd.js", "fuse.min.js", "quarto-search.js"]);
+      await page.keyboard.press("Escape");
+      assert.equal(await page.locator("#quarto-search .search-standin").count(), 0, "the stand-in button is still there");
+      assert.equal(await page.locator("#quarto-search .aa-DetachedSearchButton").count(), 1, "not one search button");
+
+      // a page reached from a search result: the term marked in its text, and in no link's address
+      await page.goto(`${site.origin}/${module("03-sequence-models").site}/glossary.html?q=perplexity#perplexity`, {waitUntil: "load"});
+      await ready(page, requests);
+      await page.waitForFunction(() => document.querySelectorAll("main mark").length > 0, null, {timeout: 10_000});
+      const carry = await page.evaluate(() => [location.search, ...[...document.querySelectorAll("a[href]")]
+        .map((a) => a.href).filter((href) => /[?&]q=/.test(href))]);
+      assert.deepEqual(carry, [""], "the term left in the address or a link");
+      assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
+    } finally {
+      await context.close();
     }
   });
 
