@@ -395,13 +395,17 @@ SEARCH_ON_FIRST_USE = """<script id="search-on-first-use">
         return void document.head.append(script);
       }
       document.addEventListener = onDocument;
-      document.querySelector("#quarto-search .search-standin")?.remove();
+      const standin = document.querySelector("#quarto-search .search-standin");
+      const focused = standin?.contains(document.activeElement);
+      standin?.remove();
       window.addEventListener = function (type, listener, options) {
         return type === "pageshow" ? void shown.push(listener) : onWindow.call(this, type, listener, options);
       };
       try { for (const listener of ready) listener.call(document, new Event("DOMContentLoaded")); }
       finally { window.addEventListener = onWindow; }
       for (const listener of shown) listener.call(window, new PageTransitionEvent("pageshow", {persisted: false}));
+      // a keyboard reader on the stand-in button is now on the search's own, in its place
+      if (focused) document.querySelector("#quarto-search .aa-DetachedSearchButton")?.focus();
       removeEventListener("keyup", onKey);
       resolve();
     };

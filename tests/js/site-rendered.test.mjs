@@ -490,6 +490,16 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       assert.equal(await page.locator("#quarto-search .search-standin").count(), 0, "the stand-in button is still there");
       assert.equal(await page.locator("#quarto-search .aa-DetachedSearchButton").count(), 1, "not one search button");
 
+      // a keyboard reader reaching the button: the focus stays on it as the search loads, and Enter opens it
+      await page.reload({waitUntil: "load"});
+      await ready(page, requests);
+      await page.locator("#quarto-search .search-standin button").focus();
+      await page.locator("#quarto-search .search-standin").waitFor({state: "detached", timeout: 10_000});
+      await page.waitForFunction(() => document.activeElement?.matches("#quarto-search .aa-DetachedSearchButton"), null, {timeout: 5_000});
+      await page.keyboard.press("Enter");
+      await page.locator(".aa-Input").waitFor({state: "visible", timeout: 10_000});
+      await page.keyboard.press("Escape");
+
       // a page reached from a search result: the term marked in its text, and in no link's address
       await page.goto(`${site.origin}/${module("03-sequence-models").site}/glossary.html?q=perplexity#perplexity`, {waitUntil: "load"});
       await ready(page, requests);
