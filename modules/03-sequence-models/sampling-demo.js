@@ -122,6 +122,14 @@ export function chartRows(vocab, dist, top = 12) {
   return rows;
 }
 
+/** How many of the most likely characters the chart shows at `width` px (with a `marginLeft` px axis),
+ *  so that each bar, its "12.3%" label and the "other N" row's label have at least `band` px:
+ *  12 on a projector, fewer on a phone, never under 4. */
+export function barsThatFit(width, {marginLeft = 48, band = 44, most = 12, fewest = 4} = {}) {
+  const bands = Math.floor((width - marginLeft) / band);   // the bars plus the "other N" row
+  return Math.max(fewest, Math.min(most, bands - 1));
+}
+
 /** The recorded value nearest to x among `values` (the first on a tie). */
 function nearest(values, x) {
   return values.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best));

@@ -6,7 +6,7 @@ import {module} from "./course.mjs";
 
 const m = module("03-sequence-models");
 const {
-  temperatureProbs, topKMask, nucleusMask, samplingDistribution, entropy, keptByFilter, chartRows,
+  temperatureProbs, topKMask, nucleusMask, samplingDistribution, entropy, keptByFilter, chartRows, barsThatFit,
   nearestSample, describeSample, promptLabel, showChar, speakChar, checkSamplingData, TAU_ZERO,
 } = await import(m.demoUrl("sampling-demo"));
 
@@ -117,6 +117,20 @@ test("chart rows: the top characters in rank order plus one row for the rest; ma
   assert.ok(near(dist.removedMass, rows.filter((r) => r.kept !== true).reduce((s, r) => s + r.tempered, 0), 1e-12));
   const mixed = chartRows(vocab, samplingDistribution(prompts[3].logits, {k: 20}), 12);
   assert.equal(mixed.at(-1).kept, "some");
+});
+
+test("the chart shows as many characters as its labels have room for: 12 on a projector, fewer on a phone", () => {
+  // demoWidth runs from 320 (a phone) to 720 (_extensions/course/demo-setup.ojs); the plot's left margin is 48 px
+  assert.equal(barsThatFit(720), 12);
+  assert.equal(barsThatFit(640), 12);
+  assert.equal(barsThatFit(320), 5);
+  for (let width = 320; width <= 720; width += 10) {
+    const bars = barsThatFit(width);
+    const band = (width - 48) / (bars + 1);   // each bar and the "other N" row
+    assert.ok(band >= 44, `${width} px: ${bars} bars leave ${band.toFixed(1)} px for a bar and its "12.3%" label`);
+    assert.ok(bars >= 4 && bars <= 12);
+  }
+  assert.equal(barsThatFit(100), 4, "never fewer than 4");
 });
 
 test("the recorded sample nearest to the controls", () => {
