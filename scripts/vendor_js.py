@@ -360,20 +360,28 @@ def tippy_on_first_hover(html: str) -> str:
 # carries it, as quarto-search.js itself does).
 SEARCH_TAG = re.compile(r'[ \t]*<script\b[^>]*\bsrc="([^"]*/quarto-search/(?:autocomplete\.umd|fuse\.min|quarto-search)\.js)"[^>]*></script>[ \t]*\n?')
 SEARCH_BOX = '<div id="quarto-search" class="" title="Search"></div>'
-SEARCH_ICON = ('<svg class="aa-SubmitIcon" viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><path d="'
-               'M16.041 15.856c-0.034 0.026-0.067 0.055-0.099 0.087s-0.060 0.064-0.087 0.099c-1.258 1.213-2.969 '
-               '1.958-4.855 1.958-1.933 0-3.682-0.782-4.95-2.050s-2.050-3.017-2.050-4.95 0.782-3.682 2.050-4.95 '
-               '3.017-2.050 4.95-2.050 3.682 0.782 4.95 2.050 2.050 3.017 2.050 4.95c0 1.886-0.745 3.597-1.959 '
-               '4.856zM21.707 20.293l-3.675-3.675c1.231-1.54 1.968-3.493 1.968-5.618 '
-               '0-2.485-1.008-4.736-2.636-6.364s-3.879-2.636-6.364-2.636-4.736 1.008-6.364 2.636-2.636 '
-               '3.879-2.636 6.364 1.008 4.736 2.636 6.364 3.879 2.636 6.364 2.636c2.125 0 4.078-0.737 '
-               '5.618-1.968l3.675 3.675c0.391 0.391 1.024 0.391 1.414 0s0.391-1.024 0-1.414z'
-               '"></path></svg>')
-# the markup autocomplete-js draws for the overlay's button (what the page's CSS styles), marked as a stand-in
-SEARCH_STANDIN = ('<div id="quarto-search" class="type-overlay" title="Search"><div class="aa-Autocomplete search-standin">'
-                  '<button type="button" class="aa-DetachedSearchButton" title="Search" aria-label="Search">'
-                  f'<div class="aa-DetachedSearchButtonIcon">{SEARCH_ICON}</div><div class="aa-DetachedSearchButtonPlaceholder">'
-                  '</div><div class="aa-DetachedSearchButtonQuery"></div></button></div></div>')
+# the button's icon path, read from the site's own autocomplete-js (where it builds aa-SubmitIcon)
+SUBMIT_ICON_PATH = re.compile(r'"aa-SubmitIcon".{0,600}?setAttribute\("d",\s*"([^"]+)"\)', re.S)
+
+
+def search_icon_path(site: Path) -> str | None:
+    """The path autocomplete-js draws its search icon with, from the site's autocomplete.umd.js, or None."""
+    js = site / "site_libs" / "quarto-search" / "autocomplete.umd.js"
+    m = SUBMIT_ICON_PATH.search(js.read_text(encoding="utf-8", errors="replace")) if js.exists() else None
+    return m.group(1) if m else None
+
+
+def search_standin(icon_path: str) -> str:
+    """The markup autocomplete-js draws for the overlay's button (what the page's CSS styles), marked
+    as a stand-in."""
+    icon = (f'<svg class="aa-SubmitIcon" viewBox="0 0 24 24" width="20" height="20" fill="currentColor">'
+            f'<path d="{icon_path}"></path></svg>')
+    return ('<div id="quarto-search" class="type-overlay" title="Search"><div class="aa-Autocomplete search-standin">'
+            '<button type="button" class="aa-DetachedSearchButton" title="Search" aria-label="Search">'
+            f'<div class="aa-DetachedSearchButtonIcon">{icon}</div><div class="aa-DetachedSearchButtonPlaceholder">'
+            '</div><div class="aa-DetachedSearchButtonQuery"></div></button></div></div>')
+
+
 SEARCH_ON_FIRST_USE = """<script id="search-on-first-use">
 // scripts/vendor_js.py --post-render: Quarto's search loads when a reader first reaches for it
 {
@@ -437,24 +445,25 @@ SEARCH_ON_FIRST_USE = """<script id="search-on-first-use">
 """
 
 
-def search_on_first_use(html: str) -> str:
+def search_on_first_use(html: str, icon_path: str | None) -> str:
     """`html` whose navbar search (an overlay) loads its scripts when first reached for
-    (SEARCH_ON_FIRST_USE); unchanged for a deck, a page without the three scripts or the empty
-    search box, or a search of another type (a text box in the sidebar draws more than a button)."""
+    (SEARCH_ON_FIRST_USE), its button drawn with `icon_path` (search_icon_path) until then;
+    unchanged for a deck, a page without the three scripts or the empty search box, a search of
+    another type (a text box in the sidebar draws more than a button), or no icon to draw."""
     tags = list(SEARCH_TAG.finditer(html))
     options = re.search(r'<script id="quarto-search-options" type="application/json">(.*?)</script>', html, re.S)
-    if is_deck(html) or len(tags) != 3 or SEARCH_BOX not in html or not options:
+    if is_deck(html) or len(tags) != 3 or SEARCH_BOX not in html or not options or not icon_path:
         return html
     settings = json.loads(options.group(1))
     if settings.get("type") != "overlay" or settings.get("location") != "navbar":
         return html
     loader = SEARCH_ON_FIRST_USE % (json.dumps([t.group(1) for t in tags]), json.dumps(settings.get("keyboard-shortcut") or []))
     out = html[:tags[0].start()] + loader + html[tags[0].end():tags[1].start()] + html[tags[1].end():tags[2].start()] + html[tags[2].end():]
-    return out.replace(SEARCH_BOX, SEARCH_STANDIN, 1)
+    return out.replace(SEARCH_BOX, search_standin(icon_path), 1)
 
 
 # At DOMContentLoaded, Quarto's scripts each set up their part of the page (the navbar's offsets and
-# links, the search box, the headings' anchors, the cross-references, the table of contents) in ONE
+# links, the headings' anchors, the cross-references, the table of contents) in ONE
 # task: on the module page some 200 ms at 4x CPU, the longest after the text paints.  This runs each
 # of those listeners in a task of its own, in the same order, so that none blocks a reader's tap for
 # long.  It goes first in the head, before any script adds a listener (an inline classic script runs
@@ -712,6 +721,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
     scratch = Path(os.environ.get("QUARTO_PROJECT_DIR") or ROOT) / ".quarto"   # Quarto's, kept between renders
     subset_icon_font(site, scratch / "icon-font.json" if scratch.is_dir() else None)
     anchors = anchor_rules(site)
+    search_icon = search_icon_path(site)
     for page in sorted(pages if pages is not None else site.rglob("*.html")):
         if not page.exists():
             continue
@@ -729,7 +739,7 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
             write_if_changed(page.parent / source[0], source[1])
         new = deferred_head_scripts(new)
         new = dom_ready_in_turns(new)
-        new = search_on_first_use(new)
+        new = search_on_first_use(new, search_icon)
         new = tippy_on_first_hover(new)
         new = icon_fonts_early(new, anchors)
         new = without_hidden_cell_code(new)

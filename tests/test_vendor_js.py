@@ -265,8 +265,11 @@ SEARCH_PAGE = """<html><head>
 </head><body><nav><div id="quarto-search" class="" title="Search"></div></nav></body></html>"""
 
 
+ICON = "M1 2h3z"
+
+
 def test_the_navbar_search_loads_its_scripts_when_first_reached_for():
-    out = vendor_js.search_on_first_use(SEARCH_PAGE)
+    out = vendor_js.search_on_first_use(SEARCH_PAGE, ICON)
     assert "quarto-search/" not in out.split('<script id="search-on-first-use">')[0].split("quarto-nav.js")[1], \
         "a search script is still loaded with the page"
     assert out.count("<script defer src") == 1, "only quarto-nav.js is left in the head"
@@ -276,15 +279,34 @@ def test_the_navbar_search_loads_its_scripts_when_first_reached_for():
     assert '["f", "/"]' in loader, "the page's own shortcut keys"
     assert '<div id="quarto-search" class="type-overlay" title="Search"><div class="aa-Autocomplete search-standin">' in out
     assert 'class="aa-DetachedSearchButton" title="Search" aria-label="Search"' in out
-    assert vendor_js.search_on_first_use(out) == out, "done twice"
+    assert f'<svg class="aa-SubmitIcon" viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><path d="{ICON}">' in out
+    assert vendor_js.search_on_first_use(out, ICON) == out, "done twice"
+    assert vendor_js.search_on_first_use(SEARCH_PAGE, None) == SEARCH_PAGE, "no icon to draw its button with: left as it is"
+
+
+def test_the_stand_in_button_has_the_icon_of_the_sites_own_autocomplete(tmp_path):
+    js = tmp_path / "site_libs" / "quarto-search" / "autocomplete.umd.js"
+    assert vendor_js.search_icon_path(tmp_path) is None
+    js.parent.mkdir(parents=True)
+    # as autocomplete-js 1.x builds it (minified), other paths before and after it
+    js.write_text('r.setAttribute("d","M9 9z");n.setAttribute("class","aa-SubmitIcon"),n.setAttribute("viewBox","0 0 24 24");'
+                  'var r=t.document.createElementNS("http://www.w3.org/2000/svg","path");return r.setAttribute("d","M16 15.8z"),'
+                  'n.appendChild(r),n}; r.setAttribute("d","M5 5z")', encoding="utf-8")
+    assert vendor_js.search_icon_path(tmp_path) == "M16 15.8z"
+    # and in Quarto's own copy, where there is one here (the rendered-site suite checks the button on the site)
+    share = vendor_js.quarto_share()
+    quartos = share / "projects" / "website" / "search" / "autocomplete.umd.js" if share else None
+    if quartos and quartos.exists():
+        js.write_bytes(quartos.read_bytes())
+        assert vendor_js.search_icon_path(tmp_path).startswith("M16.041 15.856c")
 
 
 def test_a_deck_or_a_search_of_another_kind_keeps_its_search_as_it_is():
     deck = SEARCH_PAGE.replace("<body>", '<body><div class="reveal">')
-    assert vendor_js.search_on_first_use(deck) == deck
+    assert vendor_js.search_on_first_use(deck, ICON) == deck
     textbox = SEARCH_PAGE.replace('"type": "overlay"', '"type": "textbox"')
-    assert vendor_js.search_on_first_use(textbox) == textbox
+    assert vendor_js.search_on_first_use(textbox, ICON) == textbox
     sidebar = SEARCH_PAGE.replace('"location": "navbar"', '"location": "sidebar"')
-    assert vendor_js.search_on_first_use(sidebar) == sidebar
+    assert vendor_js.search_on_first_use(sidebar, ICON) == sidebar
     none = "<html><head></head><body></body></html>"
-    assert vendor_js.search_on_first_use(none) == none
+    assert vendor_js.search_on_first_use(none, ICON) == none
