@@ -33,9 +33,11 @@ needed by Internet Explorer 11; offline it is a failed request).  A page with OJ
 Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources, replacing the
 892 KB unminified copy in site_libs/) and loads it on demand (OJS_ON_DEMAND below), not from its
 <head>.  Quarto's head scripts are deferred (deferred_head_scripts), their DOMContentLoaded
-listeners run one task each (dom_ready_in_turns), its navbar search loaded when a reader first
+listeners run one task each (dom_ready_in_turns), every block of text laid out before a jump
+into the page (blocks_laid_out_before_a_jump), its navbar search loaded when a reader first
 reaches for it (search_on_first_use), its hover previews built on first use
-(tippy_on_first_hover), its icon fonts asked for while the page is short (icon_fonts_early), the
+(tippy_on_first_hover), its icon fonts asked for while the page is short (icon_fonts_early), its headings' link icons
+written in (static_heading_anchors), the
 OJS cells' source kept beside the page until the runtime starts (ojs_contents_on_demand), the
 hidden source of echo: false OJS cells left out (without_hidden_cell_code), its SVG figures sized
 and loaded near the screen (sized_lazy_images), and the Bootstrap Icons font cut to the icons the
@@ -498,6 +500,51 @@ def dom_ready_in_turns(html: str) -> str:
     return html[:first.start()] + DOM_READY_IN_TURNS + html[first.start():]
 
 
+# site.css lays out the text's blocks only near the screen (content-visibility: auto): each keeps a
+# place of two lines until first drawn, which takes a third off the module page's style and layout
+# work at load.  A jump into the page would land on those kept places and then drift as the blocks
+# above the target grew (on a phone, a screen or more), so before any jump the page lays out every
+# block (the class below, which site.css reads): at load when the address names a place (#id), asks
+# the search to mark a term (?q=) or is a reload or a return (the browser restores a scrolled
+# place); before it follows it, on any click on a link to a place in this page (the table of
+# contents, a cross-reference, a footnote; Enter on a link is a click too); and as the reader leaves
+# or hides the page, so that the place the browser keeps for a reload or a return is the laid-out
+# one (scroll anchoring holds the text on screen still as the blocks above it grow).  Printing draws all.
+ALL_BLOCKS_CLASS = "all-blocks-laid-out"
+BLOCKS_BEFORE_A_JUMP = """<script id="blocks-laid-out-before-a-jump">
+// scripts/vendor_js.py --post-render: every block laid out before a jump into the page (site.css)
+{
+  const layOutAll = () => document.documentElement.classList.add("%s");
+  const arrival = performance.getEntriesByType("navigation")[0];
+  if (location.hash.length > 1 || /[?&]q=/.test(location.search) || (arrival && arrival.type !== "navigate")) layOutAll();
+  addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a[href*='#']");
+    if (link && link.hash.length > 1 && link.origin === location.origin && link.pathname === location.pathname) layOutAll();
+  }, true);
+  addEventListener("hashchange", layOutAll);
+  addEventListener("beforeprint", layOutAll);
+  // leaving (or hidden, which on a phone may be the last chance): the browser keeps the scrolled
+  // place for a reload or a return, and keeps it right only if the blocks above are laid out now
+  const beforeLeaving = () => { layOutAll(); void document.documentElement.offsetHeight; };
+  addEventListener("pagehide", beforeLeaving);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") beforeLeaving(); });
+}
+</script>
+""" % ALL_BLOCKS_CLASS
+
+
+def blocks_laid_out_before_a_jump(html: str) -> str:
+    """`html` with BLOCKS_BEFORE_A_JUMP first in its head; a deck (no <main>, no such blocks) or a
+    page done before is left as it is."""
+    if is_deck(html) or 'id="blocks-laid-out-before-a-jump"' in html:
+        return html
+    # after the character set's <meta>, which must come in the first 1,024 bytes
+    head = re.search(r"<head\b[^>]*>\n?(?:\s*<meta charset=[^>]*>\n?)?", html)
+    if not head:
+        return html
+    return html[:head.end()] + BLOCKS_BEFORE_A_JUMP + html[head.end():]
+
+
 # A web font that loads while the page is already long makes Chromium lay out every line again
 # ("Fonts changed"): on the module page, at 4x CPU, some 4,200 objects in 150-250 ms, once for
 # Bootstrap Icons (first used late in the page) and twice for AnchorJS's own icon font (its
@@ -536,6 +583,56 @@ def icon_fonts_early(html: str, rules: list[str]) -> str:
     if anchors and first:
         style = '<style class="anchorjs">\n' + "\n".join(rules) + "\n</style>\n"
         html = html[:first.start()] + style + html[first.start():]
+    return html
+
+
+# Quarto's body script has AnchorJS add a link icon to every heading (and float) of class "anchored"
+# at DOMContentLoaded, after a link into the page has already scrolled to its place: each icon
+# lengthens its line, and on a phone a heading that filled its line takes a second one, so the text
+# a reader was taken to slides down a screen's worth of such lines.  The icons are written into the
+# page here, exactly as AnchorJS makes them (its options as Quarto's script sets them: the icon
+# read from the page, placed right, shown on hover); AnchorJS skips an element whose last child is
+# its link.  A page whose script sets other options is left to AnchorJS.
+ANCHORJS_CALL = re.compile(r'const icon = "([^"\\]*)";\s*const anchorJS = new window\.AnchorJS\(\);\s*'
+                           r'anchorJS\.options = \{\s*placement: \'right\',\s*icon: icon\s*\};\s*anchorJS\.add\(\'\.anchored\'\);')
+ANCHORED_OPEN = re.compile(r'<(h[1-6]|div)\b(?=[^>]*\bclass="(?:[^"]*\s)?anchored(?:\s[^"]*)?")[^>]*>')
+ANCHORJS_ICON = "\ue9cb"   # the one glyph of AnchorJS's own icon font, which its script styles for
+
+
+def anchorjs_link(element_id: str, icon: str) -> str:
+    """The link AnchorJS 5 appends to an element (placement right, visible on hover, no <base>)."""
+    font = "font: 1em / 1 anchorjs-icons; " if icon == ANCHORJS_ICON else ""
+    return (f'<a class="anchorjs-link " aria-label="Anchor" data-anchorjs-icon="{icon}" href="#{element_id}" '
+            f'style="{font}margin-left: 0.1875em; padding-right: 0.1875em; padding-left: 0.1875em;"></a>')
+
+
+def _closing_tag(html: str, name: str, start: int) -> int:
+    """Where the </name> that closes the element whose content starts at `start` begins, or -1."""
+    depth = 1
+    for m in re.finditer(rf"<(/?){name}\b[^>]*>", html[start:]):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return start + m.start()
+    return -1
+
+
+def static_heading_anchors(html: str) -> str:
+    """`html` with AnchorJS's link already in each element of class "anchored" (ANCHORJS_CALL); a
+    page without that call, or done before, is left as it is."""
+    call = ANCHORJS_CALL.search(html)
+    if not call or 'class="anchorjs-link ' in html:
+        return html
+    icon = json.loads(f'"{call.group(1)}"')
+    inserts = []
+    for m in ANCHORED_OPEN.finditer(html, 0, call.start()):
+        # AnchorJS's choice: the id, else data-anchor-id (Quarto's, on a heading whose section has the id)
+        element_id = re.search(r'(?<![\w-])id="([^"]+)"', m.group(0)) or re.search(r'\bdata-anchor-id="([^"]+)"', m.group(0))
+        end = _closing_tag(html, m.group(1), m.end())
+        if element_id and end > 0:
+            # the link must be the element's last child node: nothing, not even a newline, after it
+            inserts.append((end, anchorjs_link(element_id.group(1), icon)))
+    for at, link in sorted(inserts, reverse=True):
+        html = html[:at] + link + html[at:]
     return html
 
 
@@ -739,9 +836,11 @@ def post_render(site: Path, pages: list[Path] | None = None) -> list[str]:
             write_if_changed(page.parent / source[0], source[1])
         new = deferred_head_scripts(new)
         new = dom_ready_in_turns(new)
+        new = blocks_laid_out_before_a_jump(new)
         new = search_on_first_use(new, search_icon)
         new = tippy_on_first_hover(new)
         new = icon_fonts_early(new, anchors)
+        new = static_heading_anchors(new)
         new = without_hidden_cell_code(new)
         new = sized_lazy_images(new, page)
         if new != text:

@@ -171,6 +171,48 @@ ICON_PAGE = """<html><head>
 </head><body><h2 class="anchored">A</h2></body></html>"""
 
 
+ANCHOR_PAGE = """<html><head></head><body><main>
+<section id="intro" class="level2">
+<h2 class="anchored" data-anchor-id="intro">Intro <code>x</code></h2>
+<h3 id="own" class="something anchored">Own id</h3>
+<h2 class="unanchored">Not this</h2>
+<div id="fig-a" class="quarto-float quarto-figure anchored">
+<figure><div class="inner"><img src="a.svg"></div>
+</figure>
+</div>
+<p>after</p>
+</section>
+</main>
+<script id="quarto-html-after-body" type="application/javascript">
+  window.document.addEventListener("DOMContentLoaded", function (event) {
+    const icon = "\ue9cb";
+    const anchorJS = new window.AnchorJS();
+    anchorJS.options = {
+      placement: 'right',
+      icon: icon
+    };
+    anchorJS.add('.anchored');
+  });
+</script></body></html>"""
+
+
+def test_static_heading_anchors_are_anchorjs_links_as_the_last_child_of_each_anchored_element():
+    out = vendor_js.static_heading_anchors(ANCHOR_PAGE)
+    link = lambda i: vendor_js.anchorjs_link(i, "\ue9cb")
+    assert f'<h2 class="anchored" data-anchor-id="intro">Intro <code>x</code>{link("intro")}</h2>' in out
+    assert f'<h3 id="own" class="something anchored">Own id{link("own")}</h3>' in out
+    assert f'</figure>\n{link("fig-a")}</div>\n<p>after</p>' in out, "after the nested divs, at the float's own end"
+    assert '<h2 class="unanchored">Not this</h2>' in out
+    assert out.count('class="anchorjs-link ') == 3
+    assert 'style="font: 1em / 1 anchorjs-icons; margin-left: 0.1875em;' in link("x")
+    assert vendor_js.static_heading_anchors(out) == out, "done twice"
+    # other options (or no AnchorJS call at all): left to AnchorJS
+    other = ANCHOR_PAGE.replace("placement: 'right'", "placement: 'left'")
+    assert vendor_js.static_heading_anchors(other) == other
+    bare = ANCHOR_PAGE[:ANCHOR_PAGE.index("<script")] + "</body></html>"
+    assert vendor_js.static_heading_anchors(bare) == bare
+
+
 def test_icon_fonts_are_asked_for_in_the_head_and_anchorjs_style_comes_before_the_sites(tmp_path):
     js = tmp_path / "site_libs" / "quarto-html" / "anchor.min.js"
     js.parent.mkdir(parents=True)
@@ -254,6 +296,23 @@ def test_dom_ready_listeners_run_in_turns_from_the_first_script_of_the_head():
     assert vendor_js.dom_ready_in_turns(out) == out, "done twice"
     deck = page.replace("<body>", '<body><div class="reveal">')
     assert vendor_js.dom_ready_in_turns(deck) == deck
+
+
+def test_blocks_laid_out_before_a_jump_first_in_the_head_after_the_character_set():
+    page = ('<!DOCTYPE html>\n<html lang="en"><head>\n\n<meta charset="utf-8">\n<meta name="generator" content="quarto">\n'
+            '<link rel="stylesheet" href="site.css"><script defer src="a.js"></script></head><body><main></main></body></html>')
+    out = vendor_js.blocks_laid_out_before_a_jump(page)
+    head = out[:out.index("</head>")]
+    assert head.index('<meta charset="utf-8">') < head.index('id="blocks-laid-out-before-a-jump"') < head.index('rel="stylesheet"')
+    assert out.index('<meta charset="utf-8">') < 1024, "the character set must stay in the first 1,024 bytes"
+    assert out.count('id="blocks-laid-out-before-a-jump"') == 1
+    assert vendor_js.blocks_laid_out_before_a_jump(out) == out, "done twice"
+    deck = page.replace("<body>", '<body><div class="reveal">')
+    assert vendor_js.blocks_laid_out_before_a_jump(deck) == deck
+    # the class the script sets is the one site.css lays every block out for
+    css = (vendor_js.ROOT / "site.css").read_text(encoding="utf-8")
+    assert f":root:not(.{vendor_js.ALL_BLOCKS_CLASS}) main section > " in css
+    assert f'classList.add("{vendor_js.ALL_BLOCKS_CLASS}")' in out
 
 
 SEARCH_PAGE = """<html><head>

@@ -14,7 +14,9 @@
 //   script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a collapsed callout
 //   when it opens, each in the place kept for it (within 2 px, at both sizes).  Every page looks the
 //   same (each element's box and look) with the purged stylesheets as with Quarto's whole ones, with
-//   callouts open, the phone's menu open, the search open and in dark mode; the site search lists a
+//   callouts open, the phone's menu open, the search open and in dark mode; every element lies where
+//   it would without site.css's content-visibility, once drawn, and a link into the module page
+//   (an address, a link in it, a reload) lands its target below the navbar and it stays; the site search lists a
 //   term's pages and opens the one chosen, its heading in view; its scripts load only when a reader
 //   first reaches for it (its button or a shortcut key), and a result's page marks the term.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
@@ -281,19 +283,68 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     }
   });
 
-  await t.test("the module page: a link into the page lands its target at the top of the screen, below the navbar, on a projector and a phone", async () => {
+  await t.test("the module page: a link into the page lands its target at the top of the screen, below the navbar, and it stays there, on a projector and a phone", async () => {
+    // (site.css lays the text's blocks out only near the screen, each keeping a two-line place until
+    // then; before a jump every block is laid out: blocks_laid_out_before_a_jump in
+    // scripts/vendor_js.py.  Measured as a reader sees it, with no scrolling by the test: once the
+    // page has settled, and again a second later, after the blocks around the target are drawn.)
+    const IDS = ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring", "s7-sampling"];
+    const settled = (page) => page.evaluate(async () => {
+      await document.fonts.ready;
+      for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)));
+    });
+    // (a section's own box can reach above its heading, margins collapsing through it: the heading is what a reader sees)
+    const where = (page, id) => page.evaluate((id) => {
+      const target = document.getElementById(id);
+      const seen = target.matches("section") ? target.querySelector(":scope > :is(h1, h2, h3, h4)") : target;
+      const header = document.querySelector("#quarto-header");
+      return [seen.getBoundingClientRect().top, Math.max(0, header.getBoundingClientRect().bottom), header.offsetHeight];
+    }, id);
+    const lands = async (page, id, how, screen) => {
+      await settled(page);
+      // below the navbar where it shows, and within 150 px of where it ends when it does (headroom
+      // hides it after a jump down the page; Quarto then scrolls back by its height)
+      const [top, navbar, navbarHeight] = await where(page, id);
+      assert.ok(top > navbar - 5 && top < navbarHeight + 150,
+        `#${id} (${how}) lands ${Math.round(top)} px from the top of the screen, below a navbar ${Math.round(navbar)} px tall, at ${screen.width} px`);
+      await page.waitForTimeout(1000);
+      const [later] = await where(page, id);
+      assert.ok(Math.abs(later - top) < 3, `#${id} (${how}) moves from ${Math.round(top)} to ${Math.round(later)} px once the text around it is drawn, at ${screen.width} px`);
+    };
     for (const screen of SCREENS) {
-      const {context, page, requests} = await openPage(browser, site.origin, MODULE_PAGE, screen);
+      const {context, page, problems} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
       try {
-        for (const id of ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring"]) {
+        // an address with the place (a search result, a cross-reference from another page)
+        for (const id of IDS) {
+          await page.goto("about:blank");   // (a new load each time, not a jump within the page)
           await page.goto(`${site.origin}/${MODULE_PAGE}#${id}`, {waitUntil: "load"});
-          await ready(page, requests);
-          // (below the fixed navbar, not under it: scroll-padding-top in site.css)
-          const [top, navbar] = await page.evaluate((id) => [document.getElementById(id).getBoundingClientRect().top,
-            Math.max(0, document.querySelector("#quarto-header").getBoundingClientRect().bottom)], id);
-          assert.ok(top > navbar - 5 && top < navbar + 150,
-            `#${id} lands ${Math.round(top)} px from the top of the screen, below a navbar ${Math.round(navbar)} px tall, at ${screen.width} px`);
+          await lands(page, id, "the address", screen);
         }
+        // a link in the page (the table of contents, a cross-reference), followed from its top (the
+        // page at the address the site's links use, its folder, so that following one is a jump)
+        await page.goto(`${site.origin}/${MODULE_PAGE.replace(/index\.html$/, "")}`, {waitUntil: "load"});
+        await settled(page);
+        for (const id of IDS) {
+          await page.evaluate(() => scrollTo(0, 0));
+          const followed = await page.evaluate((id) => {
+            const link = document.querySelector(`main a[href$="#${id}"], nav a[href$="#${id}"]`);
+            if (link) setTimeout(() => link.click());
+            return Boolean(link);
+          }, id);
+          assert.ok(followed, `no link to #${id} in the page`);
+          await lands(page, id, "a link in the page", screen);
+        }
+        // a reload where the reader was: the browser puts the page back at the same place
+        await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
+        await page.evaluate(() => document.getElementById("s5-lstm").scrollIntoView());
+        await settled(page);
+        const [before] = await where(page, "s5-lstm");
+        await page.reload({waitUntil: "load"});
+        await settled(page);
+        const [after] = await where(page, "s5-lstm");
+        assert.ok(Math.abs(after - before) < 3, `after a reload #s5-lstm is at ${Math.round(after)} px, before it at ${Math.round(before)} px, at ${screen.width} px`);
+        // (a request the test cut off by leaving the page is no failure)
+        assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed.filter((f) => !f.endsWith("(net::ERR_ABORTED)"))], []);
       } finally {
         await context.close();
       }
@@ -337,6 +388,27 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       await ready(page, requests);
       assert.deepEqual(await page.evaluate(() => window.iconFontsAtBody), ["anchorjs-icons: asked for", "bootstrap-icons: asked for"]);
       assert.equal(await page.locator("style.anchorjs").count(), 1, "AnchorJS's style once");
+      // each heading's link icon written into the page as AnchorJS makes it, and not added again
+      // by AnchorJS: one per heading, its last child (static_heading_anchors in scripts/vendor_js.py)
+      const icons = await page.evaluate(() => [...document.querySelectorAll(".anchored")].map((e) =>
+        [e.id || e.dataset.anchorId, e.querySelectorAll(":scope > .anchorjs-link").length, e.lastChild.classList?.contains("anchorjs-link") ?? false,
+          e.lastChild.hash]));
+      assert.ok(icons.length > 20, `only ${icons.length} headings of class anchored`);
+      for (const [id, count, last, href] of icons) assert.deepEqual([count, last, href], [1, true, `#${id}`], `#${id}: its link icon`);
+      // and the same markup AnchorJS itself makes, on the page served without them
+      const made = await offlinePage(browser, site.origin, {width: 1280, height: 720});
+      try {
+        await made.page.route(`**/${MODULE_PAGE}`, async (route) => {
+          const response = await route.fetch();
+          route.fulfill({response, body: (await response.text()).replace(/<a class="anchorjs-link [^>]*><\/a>/g, "")});
+        });
+        await made.page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
+        await made.page.waitForFunction(() => document.querySelectorAll(".anchorjs-link").length > 20, null, {timeout: 10_000});
+        const links = () => [...document.querySelectorAll(".anchorjs-link")].map((a) => a.outerHTML);
+        assert.deepEqual(await page.evaluate(links), await made.page.evaluate(links));
+      } finally {
+        await made.context.close();
+      }
       const heading = page.locator("h2.anchored").nth(2);
       await heading.scrollIntoViewIfNeeded();
       await heading.hover();
@@ -356,9 +428,17 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
       await page.addInitScript(() => {
+        // (the headings' link icons are in the page from the start: static_heading_anchors; the
+        // body's script still hands AnchorJS the headings, which it finds done)
+        let AnchorJS;
+        Object.defineProperty(window, "AnchorJS", {configurable: true, set: (v) => { AnchorJS = v; }, get: () => AnchorJS && function (...args) {
+          const anchors = new AnchorJS(...args), add = anchors.add;
+          anchors.add = function (...what) { window.anchorsAdded = true; return add.apply(this, what); };
+          return anchors;
+        }});
         window.setUpSoFar = () => ({
           "the navbar's handlers (quarto-nav.js)": typeof window.quartoToggleHeadroom === "function",
-          "the headings' link icons (the body's script)": document.querySelectorAll(".anchorjs-link").length > 0,
+          "the body's script (its AnchorJS call)": window.anchorsAdded === true,
         });
         // a window listener runs last, as the event bubbles up from the document's own listeners
         window.addEventListener("DOMContentLoaded", () => { window.setUpAtTheEvent = window.setUpSoFar(); });
@@ -511,6 +591,46 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     } finally {
       await context.close();
     }
+  });
+
+  await t.test("every block of text lies where it would without content-visibility, once drawn", async () => {
+    // (site.css lays the text's blocks out only near the screen, with layout containment: here every
+    // element's box, after a reader's scroll through the page, is compared with the same page with
+    // every block laid out, as scripts/vendor_js.py's script does before a jump)
+    const differences = [];
+    for (const path of pages) {
+      for (const screen of SCREENS) {
+        const boxes = [];
+        for (const contained of [true, false]) {
+          const {context, page, requests} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
+          try {
+            await page.emulateMedia({reducedMotion: "reduce"});
+            if (!contained) await page.addInitScript(() => document.documentElement.classList.add("all-blocks-laid-out"));
+            await page.goto(`${site.origin}/${path}`, {waitUntil: "load"});
+            await ready(page, requests);
+            if (!(await page.locator("main section").count())) break;
+            await openEverything(page, requests);
+            await page.evaluate(async () => {
+              const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+              for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) { scrollTo(0, y); await frames(); }
+              scrollTo(0, 0); await frames();
+            });
+            boxes.push(await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => !e.closest("svg") || e.tagName === "svg").map((e) => {
+              const r = e.getBoundingClientRect();
+              return `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""} ${[r.x, r.y, r.width, r.height].map((v) => Math.round(v)).join(",")}`;
+            })));
+          } finally {
+            await context.close();
+          }
+        }
+        if (boxes.length < 2) continue;
+        const [contained, free] = boxes;
+        const at = contained.findIndex((b, i) => b !== free[i]);
+        if (contained.length !== free.length || at >= 0)
+          differences.push(`${path} at ${screen.width} px: element ${at} of ${contained.length}: ${contained[at]} (every block laid out: ${free[at]})`);
+      }
+    }
+    assert.deepEqual(differences, [], "elements that content-visibility moves");
   });
 
   await t.test("every page looks the same with the purged stylesheets as with Quarto's whole ones", async () => {
