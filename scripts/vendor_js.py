@@ -36,9 +36,8 @@ Quarto's own minified runtime (quarto-ojs-runtime.min.js from Quarto's resources
 listeners run one task each (dom_ready_in_turns), every block of text laid out before a jump
 into the page (blocks_laid_out_before_a_jump), its navbar search loaded when a reader first
 reaches for it (search_on_first_use), its hover previews built on first use
-(tippy_on_first_hover), its icon fonts asked for while the page is short (icon_fonts_early), its headings' link icons
-written in (static_heading_anchors), the
-OJS cells' source kept beside the page until the runtime starts (ojs_contents_on_demand), the
+(tippy_on_first_hover), its icon fonts asked for while the page is short (icon_fonts_early), its
+headings' link icons written in (static_heading_anchors), the OJS cells' source kept beside the page until the runtime starts (ojs_contents_on_demand), the
 hidden source of echo: false OJS cells left out (without_hidden_cell_code), its SVG figures sized
 and loaded near the screen (sized_lazy_images), and the Bootstrap Icons font cut to the icons the
 site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
@@ -501,8 +500,8 @@ def dom_ready_in_turns(html: str) -> str:
 
 
 # site.css lays out the text's blocks only near the screen (content-visibility: auto): each keeps a
-# place of two lines until first drawn, which takes a third off the module page's style and layout
-# work at load.  A jump into the page would land on those kept places and then drift as the blocks
+# place of two lines until first drawn (on the module page at a phone's width, Chromium then styles
+# 1,080 elements at load instead of 3,117, and lays out 1,407 objects instead of 4,338).  A jump into the page would land on those kept places and then drift as the blocks
 # above the target grew (on a phone, a screen or more), so before any jump the page lays out every
 # block (the class below, which site.css reads): at load when the address names a place (#id), asks
 # the search to mark a term (?q=) or is a reload or a return (the browser restores a scrolled
