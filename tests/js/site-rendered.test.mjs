@@ -238,8 +238,18 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
         const {context, page, problems, readyMs} = await openPage(browser, site.origin, path, screen);
         try {
           (report.pages[path] ??= {})[screen.name] = {ready_ms: readyMs};
+          // every block of text laid out, as after a jump (site.css draws a block only near the
+          // screen): the whole page in its screenshot, and every block measured by the checks below;
+          // and in the screenshot, every formula drawn and every figure loaded (both kept in their
+          // places until near the screen)
+          await page.evaluate(async () => {
+            document.documentElement.classList.add("all-blocks-laid-out");
+            document.head.append(Object.assign(document.createElement("style"), {id: "test-all-drawn", textContent: "mjx-container > svg { content-visibility: visible !important; }"}));
+            await Promise.all([...document.images].map((img) => { img.loading = "eager"; return img.decode().catch(() => null); }));
+          });
           const shot = join(OUT, "screenshots", `${path.replace(/\.html$/, "").replaceAll("/", "_")}-${screen.width}.png`);
           await page.screenshot({path: shot, fullPage: true});
+          await page.evaluate(() => document.getElementById("test-all-drawn").remove());
           const defects = [
             ...await pageDefects(page, screen),
             ...(screen.width === 1280 ? await demosOffScreen(page) : []),
