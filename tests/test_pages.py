@@ -345,8 +345,10 @@ def test_equation_n_in_prose_is_a_cross_reference():
 
 def test_figures_are_cross_referenced_and_exist(module_text):
     for fid, path in FIGURES.items():
-        m = re.search(r"!\[(.+?)\]\(([^)]+)\)\{#" + fid + r"[ }]", module_text, flags=re.S)
+        m = re.search(r"!\[(.+?)\]\(([^)]+)\)\{#" + fid + r"([ }][^}]*)", module_text, flags=re.S)
         assert m, f"figure {fid}"
+        # a drawn diagram is marked .diagram: site.css keeps it readable on a phone by that class
+        assert ".diagram" in m.group(3).split(), f"figure {fid} is a diagram: {{#{fid} .diagram ...}}"
         assert (MODULE / m.group(2)).resolve() == (ROOT / path).resolve()
         assert f"@{fid}" in module_text
     assert module_text.index("{#fig-rnn-unrolled") < module_text.index("{#fig-lstm-cell")

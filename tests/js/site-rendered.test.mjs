@@ -16,7 +16,8 @@
 //   same (each element's box and look) with the purged stylesheets as with Quarto's whole ones, with
 //   callouts open, the phone's menu open, the search open and in dark mode; every element lies where
 //   it would without site.css's content-visibility, once drawn, and a link into the module page
-//   (an address, a link in it, a reload) lands its target below the navbar and it stays; the site search lists a
+//   (an address, a link in it, a reload) lands its target below the navbar and it stays; on a phone
+//   each diagram keeps a readable width and scrolls sideways; the site search lists a
 //   term's pages and opens the one chosen, its heading in view; its scripts load only when a reader
 //   first reaches for it (its button or a shortcut key), and a result's page marks the term.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
@@ -358,6 +359,39 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       } finally {
         await context.close();
       }
+    }
+  });
+
+  await t.test("the module page: on a phone each diagram keeps a readable width and scrolls sideways in its own box", async () => {
+    // (site.css, by the .diagram mark the page gives each figure drawn by code; its labels are
+    // checked at that width by tests/js/figure-labels.test.mjs)
+    const drawn = module("03-sequence-models").diagrams().map((f) => f.split(sep).pop());
+    const {context, page, problems} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[1]);
+    try {
+      const diagrams = await page.evaluate(async () => {
+        const min = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--diagram-min-width"));
+        const out = [];
+        for (const img of document.querySelectorAll(".quarto-figure img")) {
+          img.scrollIntoView();
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const box = img.parentElement;
+          out.push({file: img.getAttribute("src").split("/").pop(), min, width: img.getBoundingClientRect().width,
+            scrolls: box.scrollWidth > box.clientWidth && getComputedStyle(box).overflowX === "auto",
+            told: getComputedStyle(img.closest("figure").querySelector("figcaption"), "::before").content});
+        }
+        return out;
+      });
+      for (const file of drawn) {
+        const d = diagrams.find((x) => x.file === file);
+        assert.ok(d, `${file}: not a figure of the page (${diagrams.map((x) => x.file).join(", ")})`);
+        assert.ok(d.width >= d.min - 1 && d.scrolls, `${file} at 390 px: ${Math.round(d.width)} px wide (at least ${d.min}), scrolls sideways: ${d.scrolls}`);
+        assert.match(d.told, /Scroll the diagram sideways/, `${file}: its caption says it scrolls`);
+      }
+      // a measured plot is not a diagram: it fits the screen
+      for (const d of diagrams.filter((x) => !drawn.includes(x.file))) assert.ok(d.width <= 390 && !d.scrolls, `${d.file} at 390 px: ${Math.round(d.width)} px wide`);
+      assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
+    } finally {
+      await context.close();
     }
   });
 
