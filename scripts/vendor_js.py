@@ -500,8 +500,7 @@ def dom_ready_in_turns(html: str) -> str:
 
 
 # site.css lays out the text's blocks only near the screen (content-visibility: auto): each keeps a
-# place of two lines until first drawn (on the module page at a phone's width, Chromium then styles
-# 1,080 elements at load instead of 3,117, and lays out 1,407 objects instead of 4,338).  A jump into the page would land on those kept places and then drift as the blocks
+# place of two lines until first drawn (what it saves at load: README, Performance).  A jump into the page would land on those kept places and then drift as the blocks
 # above the target grew (on a phone, a screen or more), so before any jump the page lays out every
 # block (the class below, which site.css reads): at load when the address names a place (#id), asks
 # the search to mark a term (?q=) or is a reload or a return (the browser restores a scrolled
@@ -608,10 +607,10 @@ def anchorjs_link(element_id: str, icon: str) -> str:
 def _closing_tag(html: str, name: str, start: int) -> int:
     """Where the </name> that closes the element whose content starts at `start` begins, or -1."""
     depth = 1
-    for m in re.finditer(rf"<(/?){name}\b[^>]*>", html[start:]):
+    for m in re.compile(rf"<(/?){name}\b[^>]*>").finditer(html, start):
         depth += -1 if m.group(1) else 1
         if depth == 0:
-            return start + m.start()
+            return m.start()
     return -1
 
 
