@@ -7,11 +7,10 @@
 // 1. Math is typeset here, once, so a reader's browser does no TeX work and loads no MathJax.
 //    Quarto (html-math-method: mathjax) writes each formula as <span class="math inline">\(…\)</span>
 //    or <span class="math display">\[…\]</span>, numbered ones ending in \tag{N}.  Each becomes
-//    MathJax's SVG markup (mathjax-full 3.2.2; each glyph's path once per page, in a hidden <svg> at
-//    the start of the body; MathJax's bare wrapper groups taken out, flattenGroups), with hidden
-//    MathML for screen readers; MathJax's stylesheet goes into
-//    the page and the <script> that loads MathJax is removed.  A TeX error stops the render, naming
-//    the page and the formula.
+//    MathML that the browser draws itself, with TeX's layout written out (scripts/native_mathml.mjs,
+//    from mathjax-full 3.2.2's tree), in the math font scripts/math_font.py cuts (asked for in the
+//    head), and the <script> that loads MathJax is removed.  A TeX error, or a formula MathML Core
+//    cannot draw, stops the render, naming the page and the formula.
 // 2. Nothing is wider than a phone: a numbered equation becomes [body | (N)], the body scrolling
 //    sideways in its own box while the number stays in view (MathJax's own tag would sit at the far
 //    end of the scrolled box); a long inline formula and every table scroll in their own box.  Each
@@ -20,8 +19,10 @@
 // 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
 // 4. Less to load: the dark theme's stylesheets load only when dark mode is on.  (The OJS runtime and
 //    the demos' modules load on demand, not at load: scripts/vendor_js.py --post-render.)
-// The CSS for these boxes is in site.css.  A reveal.js deck gets only step 1, its equations numbered
-// by MathJax's own \tag as in the browser, and loses reveal.js's math plugin (no MathJax loads).
+// The CSS for these boxes is in site.css.  A reveal.js deck gets only step 1, as MathJax's SVG markup
+// (each glyph's path once per deck, in a hidden <svg> at the start of the body; MathJax's bare
+// wrapper groups taken out, flattenGroups; hidden MathML for screen readers; MathJax's stylesheet),
+// its equations numbered by MathJax's own \tag as in the browser, and loses reveal.js's math plugin.
 // A page's typeset formulas are kept in .quarto/typeset-cache/ (Quarto's scratch folder), so a render
 // that changes no formula of a page skips MathJax for it; a finished page is marked and never redone.
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync} from "node:fs";
@@ -30,6 +31,7 @@ import {join, relative, resolve, dirname, sep} from "node:path";
 import {createRequire} from "node:module";
 import {fileURLToPath} from "node:url";
 import {sitePages} from "./site_files.mjs";
+import {nativeMathML, UnsupportedMathML} from "./native_mathml.mjs";
 
 const require = createRequire(import.meta.url);
 let MJ = null;   // mathjax-full, loaded on first use (about a second): a render whose formulas are all cached skips it
@@ -54,7 +56,8 @@ function mathjaxFull() {
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const FONTS = "vendor/mathjax/output/chtml/fonts/woff-v2";   // written by scripts/vendor_js.py
+// the math font's subset, which scripts/math_font.py writes after this step (site.css names it)
+export const MATH_FONT = "site_libs/course-math/course-math.woff";
 // an inline formula wider than this (in em of the text) may not fit a phone's line: it scrolls
 const WIDE_INLINE_EM = 14;
 const MATH_SPAN = /<span class="math (inline|display)">(\\\(|\\\[)([\s\S]*?)(\\\)|\\\])<\/span>/g;
@@ -70,12 +73,11 @@ const unescape = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&
 
 export class TexError extends Error {}
 
-/** A MathJax document for one page.  Its output is SVG: one replaced box per formula, which a
-    browser lays out far faster than CommonHTML's box per character (on the module page, some 10,000
-    of them: about a third of its blocking time at load), and no web fonts to load.  Each glyph is
-    drawn once per page: the formulas' <use> elements point into one hidden <svg> of paths (glyphs()).
-    (`fontURL` is no longer used: the SVG output needs no fonts.) */
-export function pageTypesetter(fontURL) {
+/** A MathJax document for one page: `mathml` for the pages; `convert` (SVG) for the decks, one
+    replaced box per formula (a browser lays it out far faster than CommonHTML's box per character)
+    with each glyph drawn once per deck: the formulas' <use> elements point into one hidden <svg> of
+    paths (glyphs()).  `convert`'s metrics also tell a wide inline formula (widthEm). */
+export function pageTypesetter() {
   const {adaptor, mathjax, TeX, SVG, packages} = mathjaxFull();
   const doc = mathjax.document("", {
     InputJax: new TeX({packages, formatError: (jax, err) => { throw new TexError(err.message); }}),
@@ -94,6 +96,12 @@ export function pageTypesetter(fontURL) {
         }
         return "";
       }).replace(/href="#MJX-\d+-/g, 'href="#MJX-');
+    },
+    /** A formula as MathML the browser draws itself (scripts/native_mathml.mjs), for the pages. */
+    mathml(tex, display) {
+      const item = new doc.options.MathItem(tex, doc.inputJax[0], display);
+      item.compile(doc);
+      return nativeMathML(item.root);
     },
     styleSheet: () => adaptor.textContent(doc.outputJax.styleSheet(doc)),
     /** The page's glyphs, each once, in a hidden <svg> (markup for the start of the body). */
@@ -190,7 +198,7 @@ export function deckWithoutMathPlugin(html) {
 }
 
 /** The markup replacing one formula span (in a deck, as the browser's MathJax made it: its own \tag). */
-function formulaMarkup(t, kind, rawTex, where, deck = false) {
+function formulaMarkup(t, kind, rawTex, where, deck) {
   const display = kind === "display";
   let tex = unescape(rawTex);
   if (deck) {
@@ -204,7 +212,7 @@ function formulaMarkup(t, kind, rawTex, where, deck = false) {
   if (tag) tex = tex.slice(0, tag.index);
   let out;
   try {
-    out = t.convert(tex, display);
+    out = t.mathml(tex, display);
   } catch (err) {
     throw new TexError(`${where}: TeX error in ${display ? "\\[" : "\\("}${tex.trim()}${display ? "\\]" : "\\)"}: ${err.message}`);
   }
@@ -216,14 +224,15 @@ function formulaMarkup(t, kind, rawTex, where, deck = false) {
   return wide ? `<span class="math inline wide" tabindex="0">${out}</span>` : `<span class="math inline">${out}</span>`;
 }
 
-/** {markups, css} for a page's formulas, from `cacheDir` when the same formulas were typeset before. */
-function typesetFormulas(formulas, fontURL, where, cacheDir, deck = false) {
-  const key = createHash("sha256").update(JSON.stringify(["svg, groups flattened", formulas, deck])).digest("hex").slice(0, 24);
+/** {markups, css, glyphs} for a page's formulas (css and glyphs: a deck's SVG only), from `cacheDir`
+    when the same formulas were typeset before. */
+function typesetFormulas(formulas, where, cacheDir, deck = false) {
+  const key = createHash("sha256").update(JSON.stringify([deck ? "svg, groups flattened" : "native mathml 1", formulas, deck])).digest("hex").slice(0, 24);
   const cached = cacheDir && join(cacheDir, `${key}.json`);
   if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
-  const t = pageTypesetter(fontURL);
+  const t = pageTypesetter();
   const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where, deck));
-  const result = {markups, css: t.styleSheet(), glyphs: t.glyphs()};
+  const result = deck ? {markups, css: t.styleSheet(), glyphs: t.glyphs()} : {markups};
   if (cached) {
     mkdirSync(cacheDir, {recursive: true});
     writeFileSync(cached, JSON.stringify(result));
@@ -231,8 +240,9 @@ function typesetFormulas(formulas, fontURL, where, cacheDir, deck = false) {
   return {...result, key};
 }
 
-/** One page's HTML, finished ({finished: true} for a page finished before).  A reveal.js deck gets
-    its formulas typeset and loses the math plugin, nothing else. */
+/** One page's HTML, finished ({finished: true} for a page finished before).  `fontURL`: the math
+    font (scripts/math_font.py writes it), asked for in the head of a page with formulas.  A reveal.js
+    deck gets its formulas typeset as SVG and loses the math plugin, nothing else. */
 export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
   if (html.includes(FINISHED)) return {finished: true};
   const deck = DECK.test(html);
@@ -240,11 +250,17 @@ export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
   html = html.replace("</head>", `${FINISHED}\n</head>`);
   const formulas = [...html.matchAll(MATH_SPAN)].map((m) => [m[1], m[3]]);
   if (formulas.length === 0) return {html: html.replace(MATHJAX_SCRIPT, ""), count: 0};
-  const {markups, css, glyphs, key} = typesetFormulas(formulas, fontURL, where, cacheDir, deck);
+  const {markups, css, glyphs, key} = typesetFormulas(formulas, where, cacheDir, deck);
   let i = 0;
-  const body = html.replace(MATH_SPAN, () => markups[i++]).replace(/<body\b[^>]*>/, (tag) => `${tag}\n${glyphs}`);
-  const style = `<style id="MJX-SVG-styles">\n${css}\n</style>\n`;
-  return {html: body.replace(MATHJAX_SCRIPT, "").replace("</head>", `${style}</head>`), count: formulas.length, key};
+  html = html.replace(MATH_SPAN, () => markups[i++]).replace(MATHJAX_SCRIPT, "");
+  if (deck) {
+    html = html.replace(/<body\b[^>]*>/, (tag) => `${tag}\n${glyphs}`)
+      .replace("</head>", `<style id="MJX-SVG-styles">\n${css}\n</style>\n</head>`);
+  } else {
+    // the font is asked for with the stylesheets, so that the formulas are drawn in it from the first paint
+    html = html.replace("</head>", `<link rel="preload" href="${fontURL}" as="font" type="font/woff" crossorigin="">\n</head>`);
+  }
+  return {html, count: formulas.length, key};
 }
 
 /** Finish every page of `site`; formulas are cached in `cacheDir` (after a render of every page, the
@@ -254,7 +270,7 @@ export function typesetSite(site, cacheDir = null, files = null) {
   const used = new Set();
   for (const file of files ?? sitePages(site)) {
     const depth = relative(site, file).split(sep).length - 1;
-    const fontURL = `${"../".repeat(depth) || "./"}${FONTS}`;
+    const fontURL = `${"../".repeat(depth)}${MATH_FONT}`;
     const result = typesetPage(readFileSync(file, "utf8"), fontURL, relative(site, file), cacheDir);
     if (!result) continue;
     if (result.finished) {

@@ -241,16 +241,13 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
           (report.pages[path] ??= {})[screen.name] = {ready_ms: readyMs};
           // every block of text laid out, as after a jump (site.css draws a block only near the
           // screen): the whole page in its screenshot, and every block measured by the checks below;
-          // and in the screenshot, every formula drawn and every figure loaded (both kept in their
-          // places until near the screen)
+          // and in the screenshot, every figure loaded (each kept in its place until near the screen)
           await page.evaluate(async () => {
             document.documentElement.classList.add("all-blocks-laid-out");
-            document.head.append(Object.assign(document.createElement("style"), {id: "test-all-drawn", textContent: "mjx-container > svg { content-visibility: visible !important; }"}));
             await Promise.all([...document.images].map((img) => { img.loading = "eager"; return img.decode().catch(() => null); }));
           });
           const shot = join(OUT, "screenshots", `${path.replace(/\.html$/, "").replaceAll("/", "_")}-${screen.width}.png`);
           await page.screenshot({path: shot, fullPage: true});
-          await page.evaluate(() => document.getElementById("test-all-drawn").remove());
           const defects = [
             ...await pageDefects(page, screen),
             ...(screen.width === 1280 ? await demosOffScreen(page) : []),
@@ -404,7 +401,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       await xrefs.first().scrollIntoViewIfNeeded();
       await xrefs.first().hover();
       await preview.first().waitFor({state: "visible", timeout: 5_000});
-      assert.ok(await preview.locator("mjx-container").count() > 0, "the preview shows the equation");
+      assert.ok(await preview.locator("math").count() > 0, "the preview shows the equation");
       await page.mouse.move(1, 1);
       await preview.first().waitFor({state: "detached", timeout: 5_000});
       await xrefs.nth(1).focus();     // as a keyboard reader reaches it
@@ -536,6 +533,24 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       }));
       // (the equations are typeset at render time: no MathJax in the page)
       assert.equal(await page.evaluate(() => !!window.MathJax), false, "MathJax loaded by the module page");
+      // the formulas are MathML the browser draws, in the math font the page asks for in its head
+      // (scripts/math_font.py): every one drawn with a box, none in another font
+      const math = await page.evaluate(async () => {
+        document.documentElement.classList.add("all-blocks-laid-out");
+        await document.fonts.ready;
+        const formulas = [...document.querySelectorAll("main math")];
+        return {
+          count: formulas.length,
+          // (those in a collapsed callout are not drawn until it opens)
+          empty: formulas.filter((m) => m.checkVisibility() && !(m.getBoundingClientRect().width > 0 && m.getBoundingClientRect().height > 0)).length,
+          fonts: [...new Set(formulas.map((m) => getComputedStyle(m).fontFamily.split(",")[0]))],
+          loaded: [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Course Math" && f.status === "loaded"),
+          mathjax: document.querySelectorAll("mjx-container, svg#MJX-glyphs").length,
+        };
+      });
+      assert.ok(math.count > 100, `${math.count} formulas on the module page`);
+      assert.deepEqual([math.empty, math.fonts, math.loaded, math.mathjax], [0, ['"Course Math"'], true, 0],
+        "every formula drawn, in the math font, which loaded; no MathJax markup left");
       assert.deepEqual(scripts, [], "demo scripts loaded before a demo nears the screen or the reader scrolls");
       // bytes as sent (gzip, as GitHub Pages serves text; tests/js/browser.mjs does the same) and unpacked
       const [sent, unpacked] = await page.evaluate(() => performance.getEntriesByType("navigation")

@@ -1,5 +1,5 @@
 // scripts/typeset.mjs, the render's last step, on small pages shaped like Quarto's output (no Quarto
-// needed): formulas become MathJax markup with no TeX left, numbered equations keep their number
+// needed): formulas become MathML (a deck's: MathJax's SVG) with no TeX left, numbered equations keep their number
 // beside a scrolling body, the MathJax <script> goes, tables and long formulas get scroll boxes,
 // collapsible callouts become buttons, and a TeX error names the page and the formula.
 import {test} from "node:test";
@@ -13,18 +13,16 @@ const page = (body) => `<!doctype html><html><head>
 <script defer="" src="../../vendor/mathjax/tex-chtml-full.js" type="text/javascript"></script>
 </head><body>${body}</body></html>`;
 
-test("a numbered equation: typeset without its \\tag, the number beside a focusable scrolling body", () => {
+test("a numbered equation: typeset without its \\tag as MathML, the number beside a focusable scrolling body", () => {
   const {html, count} = typesetPage(page(
-    '<p><span id="eq-rnn-step"><span class="math display">\\[a_t = W h_{t-1} &lt; b \\tag{1}\\]</span></span></p>'), "F");
+    '<p><span id="eq-rnn-step"><span class="math display">\\[a_t = W h_{t-1} &lt; b \\tag{1}\\]</span></span></p>'), "../../F.woff");
   assert.equal(count, 1);
-  assert.match(html, /<span class="math display numbered"><span class="equation-body" tabindex="0"><mjx-container[^>]*display="true"/);
-  assert.match(html, /<\/mjx-container><\/span><span class="equation-number">\(1\)<\/span><\/span><\/span><\/p>/);
+  assert.match(html, /<span class="math display numbered"><span class="equation-body" tabindex="0"><math display="block">/);
+  assert.match(html, /<\/math><\/span><span class="equation-number">\(1\)<\/span><\/span><\/span><\/p>/);
   assert.doesNotMatch(html, /\\tag|\\\[|tex-chtml-full\.js/);
-  assert.match(html, /<mjx-assistive-mml[^>]*>.*<mo>&lt;<\/mo>/s, "hidden MathML for screen readers, with the unescaped <");
-  assert.match(html, /<style id="MJX-SVG-styles">[\s\S]*<\/style>\n<\/head>/, "MathJax's stylesheet in the head");
-  assert.match(html, /<svg[^>]*viewBox[^>]*>[\s\S]*<use [^>]*href="#MJX-TEX-I-1D44E"/, "SVG, the glyphs used by reference");
-  assert.match(html, /<body>\n<svg id="MJX-glyphs"[^>]*><defs><path id="MJX-TEX-I-1D44E" d="/, "each glyph once, at the start of the body");
-  assert.doesNotMatch(html, /url\(|\.woff/, "no web fonts");
+  assert.match(html, /<mo lspace="0.2778em" rspace="0em">&lt;<\/mo>/, "MathML the browser draws, with the unescaped < and TeX's space");
+  assert.match(html, /<link rel="preload" href="\.\.\/\.\.\/F\.woff" as="font" type="font\/woff" crossorigin="">\n<\/head>/, "the math font asked for in the head");
+  assert.doesNotMatch(html, /<svg|mjx-|MJX/, "no SVG, no MathJax markup or styles");
 });
 
 test("inline formulas: short ones flow in the text, a long one scrolls in its own focusable box", () => {
@@ -66,14 +64,17 @@ test("a TeX error stops with the page and the formula; a reveal.js deck is types
   assert.doesNotMatch(html, /equation-number|table-scroll/, "the page-only steps leave a deck alone");
 });
 
-test("a site: every page typeset, each with its own glyphs", () => {
+test("a site: every page typeset, each asking for the math font from where it is", () => {
   const site = mkdtempSync(join(tmpdir(), "typeset-"));
   mkdirSync(join(site, "modules", "m"), {recursive: true});
   writeFileSync(join(site, "index.html"), page('<span class="math inline">\\(x\\)</span>'));
   writeFileSync(join(site, "modules", "m", "index.html"), page('<span class="math inline">\\(y\\)</span>'));
   assert.deepEqual(typesetSite(site), {pages: 2, formulas: 2});
-  assert.match(readFileSync(join(site, "index.html"), "utf8"), /<path id="MJX-TEX-I-1D465"/);
-  assert.match(readFileSync(join(site, "modules", "m", "index.html"), "utf8"), /<path id="MJX-TEX-I-1D466"/);
+  const top = readFileSync(join(site, "index.html"), "utf8"), inner = readFileSync(join(site, "modules", "m", "index.html"), "utf8");
+  assert.match(top, /<math><mi>x<\/mi><\/math>/);
+  assert.match(inner, /<math><mi>y<\/mi><\/math>/);
+  assert.match(top, /<link rel="preload" href="site_libs\/course-math\/course-math\.woff"/, "the font, from where each page is");
+  assert.match(inner, /<link rel="preload" href="\.\.\/\.\.\/site_libs\/course-math\/course-math\.woff"/);
 });
 
 test("less to load: the dark theme waits for dark mode", async () => {
@@ -95,17 +96,16 @@ test("a finished page is left alone; a page's formulas come from the cache when 
   assert.deepEqual(typesetSite(site, cache), {pages: 0, formulas: 0}, "a second run (quarto preview) skips the finished page");
   assert.equal(readFileSync(join(site, "a.html"), "utf8"), first, "tables are not wrapped twice");
   const [entry] = readdirSync(cache);
-  writeFileSync(join(cache, entry), JSON.stringify({markups: ["<b>cached</b>"], css: "/*cached*/"}));
+  writeFileSync(join(cache, entry), JSON.stringify({markups: ["<b>cached</b>"]}));
   writeFileSync(join(site, "a.html"), source);                        // the page rendered again, same formulas
   writeFileSync(join(cache, "stale.json"), "{}");
   typesetSite(site, cache);
   const again = readFileSync(join(site, "a.html"), "utf8");
   assert.match(again, /<b>cached<\/b>/);
-  assert.match(again, /\/\*cached\*\//);
   assert.deepEqual(readdirSync(cache), [entry], "entries no page used are removed");
 });
 
-// ---- the groups taken out of MathJax's SVG: every mark drawn where it was, with fewer elements
+// ---- a deck's formulas are MathJax's SVG: its groups taken out, every mark drawn where it was, with fewer elements
 
 /** [a b c d e f] of an SVG transform list (translate, scale and matrix, as MathJax writes them). */
 const compose = ([a, b, c, d, e, f], [A, B, C, D, E, F]) =>
