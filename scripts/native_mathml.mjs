@@ -161,7 +161,7 @@ class NativeMathMLVisitor extends SerializedMmlVisitor {
       const outer = this.embellishedTop(node);
       const explicit = node.attributes.isSet("lspace") || node.attributes.isSet("rspace");
       if (!explicit) {
-        attributes.lspace = lengthEm(outer.texSpacing?.() || "0em").replace(/^$/, "0em");
+        attributes.lspace = lengthEm(outer.texSpacing?.() || "0em");
         attributes.rspace = "0em";
       }
     }
