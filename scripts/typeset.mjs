@@ -31,7 +31,7 @@ import {join, relative, resolve, dirname, sep} from "node:path";
 import {createRequire} from "node:module";
 import {fileURLToPath} from "node:url";
 import {sitePages} from "./site_files.mjs";
-import {nativeMathML, UnsupportedMathML} from "./native_mathml.mjs";
+import {nativeMathML} from "./native_mathml.mjs";
 
 const require = createRequire(import.meta.url);
 let MJ = null;   // mathjax-full, loaded on first use (about a second): a render whose formulas are all cached skips it
@@ -63,6 +63,8 @@ const WIDE_INLINE_EM = 14;
 const MATH_SPAN = /<span class="math (inline|display)">(\\\(|\\\[)([\s\S]*?)(\\\)|\\\])<\/span>/g;
 const MATHJAX_SCRIPT = /[ \t]*<script\b[^>]*\bsrc="[^"]*mathjax[^"]*"[^>]*>\s*<\/script>[ \t]*\n?/gi;
 const TAG = /\\tag\{([^{}]*)\}\s*$/;
+// the pages' cached formulas are written again when the MathML writer changes
+const MATHML_WRITER = createHash("sha256").update(readFileSync(join(ROOT, "scripts", "native_mathml.mjs"))).digest("hex");
 
 // a finished page says so, and is left alone: `quarto preview` and partial renders leave earlier
 // pages in the output folder, and this runs over every page there
@@ -227,7 +229,7 @@ function formulaMarkup(t, kind, rawTex, where, deck) {
 /** {markups, css, glyphs} for a page's formulas (css and glyphs: a deck's SVG only), from `cacheDir`
     when the same formulas were typeset before. */
 function typesetFormulas(formulas, where, cacheDir, deck = false) {
-  const key = createHash("sha256").update(JSON.stringify([deck ? "svg, groups flattened" : "native mathml 1", formulas, deck])).digest("hex").slice(0, 24);
+  const key = createHash("sha256").update(JSON.stringify([deck ? "svg, groups flattened" : MATHML_WRITER, formulas, deck])).digest("hex").slice(0, 24);
   const cached = cacheDir && join(cacheDir, `${key}.json`);
   if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
   const t = pageTypesetter();
