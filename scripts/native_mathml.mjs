@@ -11,6 +11,10 @@
 // - <mtable>'s columnalign, columnspacing and rowspacing (the aligned environment): each <mtd>
 //   gets them as inline CSS (and its own columnalign, which Firefox and Safari read).
 // - named lengths (thinmathspace...): em.
+// - accents (\hat, \tilde): MathML Core sets one close over its base only when the <mover> says
+//   accent="true" (MathJax takes it from the operator dictionary); and the spacing accent characters.
+// - primes: a font's ′ is a raised mark already; as a superscript MathML Core would raise it again.
+// - each table row at least a line high, as TeX's strut makes it.
 // An element MathML Core cannot draw (menclose: \boxed, \cancel; maction; mlabeledtr: a \tag in a
 // deck) is an error, so a formula never silently draws wrong; scripts/typeset.mjs then names it.
 import {createRequire} from "node:module";
