@@ -546,9 +546,21 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
           fonts: [...new Set(formulas.map((m) => getComputedStyle(m).fontFamily.split(",")[0]))],
           loaded: [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Course Math" && f.status === "loaded"),
           mathjax: document.querySelectorAll("mjx-container, svg#MJX-glyphs").length,
+          // each aligned block (TeX's aligned: right | left columns) lined up: the first column's
+          // cells end at one x and the second's start at one x (Chromium aligns a cell only by
+          // the -webkit- text-align values that scripts/native_mathml.mjs writes)
+          aligned: [...document.querySelectorAll("main mtable")].filter((t) => t.checkVisibility()).map((table) => {
+            const rows = [...table.children].filter((r) => r.tagName === "mtr");
+            const spread = (xs) => Math.round(Math.max(...xs) - Math.min(...xs));
+            // (each cell starts with its strut, an <mspace>)
+            return [spread(rows.map((r) => r.children[0].lastElementChild.getBoundingClientRect().right)),
+              spread(rows.map((r) => r.children[1].children[1].getBoundingClientRect().left))];
+          }),
         };
       });
       assert.ok(math.count > 100, `${math.count} formulas on the module page`);
+      assert.ok(math.aligned.length >= 2, "the module page's aligned blocks (the LSTM, the direct path)");
+      assert.deepEqual(math.aligned, math.aligned.map(() => [0, 0]), "px between the cells' ends in the first column, starts in the second");
       assert.deepEqual([math.empty, math.fonts, math.loaded, math.mathjax], [0, ['"Course Math"'], true, 0],
         "every formula drawn, in the math font, which loaded; no MathJax markup left");
       assert.deepEqual(scripts, [], "demo scripts loaded before a demo nears the screen or the reader scrolls");
