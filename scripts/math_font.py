@@ -17,8 +17,6 @@ character does not cut it again.
 from __future__ import annotations
 
 import argparse
-import base64
-import hashlib
 import html
 import json
 import os
@@ -27,7 +25,7 @@ import sys
 from pathlib import Path
 
 from scripts.files import atomic_write, write_if_changed
-from scripts.vendor_js import cut_font
+from scripts.vendor_js import cut_font_cached, read_state
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINAL = ROOT / "node_modules" / "@fontsource" / "stix-two-math" / "files" / "stix-two-math-latin-400-normal.woff"
@@ -87,12 +85,7 @@ def write_math_font(site: Path, state: Path | None = None) -> int:
     if not ORIGINAL.exists():
         raise SystemExit(f"math_font: {ORIGINAL.relative_to(ROOT)} is missing: run `npm ci` (scripts/setup.sh does)")
     keep = sorted(ord(c) for c in chars)
-    key = hashlib.sha256(ORIGINAL.read_bytes() + repr(keep).encode()).hexdigest()
-    try:
-        last = json.loads(state.read_text(encoding="utf-8")) if state and state.exists() else {}
-    except ValueError:
-        last = {}   # a state file cut short is only a cache
-    cut = base64.b64decode(last["font"]) if last.get("key") == key else cut_font(ORIGINAL, keep)
+    cut, entries = cut_font_cached(ORIGINAL, keep, read_state(state))
     font = site / FONT
     licence = font.parent / "LICENSE"
     writes = {}
@@ -104,7 +97,7 @@ def write_math_font(site: Path, state: Path | None = None) -> int:
         font.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(writes)
     if state:
-        write_if_changed(state, json.dumps({"key": key, "font": base64.b64encode(cut).decode()}) + "\n")
+        write_if_changed(state, json.dumps(entries) + "\n")
     return len(keep)
 
 

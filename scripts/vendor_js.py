@@ -37,10 +37,10 @@ listeners run one task each (dom_ready_in_turns), every block of text laid out b
 into the page (blocks_laid_out_before_a_jump), its navbar search loaded when a reader first
 reaches for it (search_on_first_use), its hover previews built on first use
 (tippy_on_first_hover), its icon fonts asked for while the page is short (icon_fonts_early), its
-headings' link icons written in (static_heading_anchors), the OJS cells' source kept beside the page until the runtime starts (ojs_contents_on_demand), the
-hidden source of echo: false OJS cells left out (without_hidden_cell_code), its SVG figures sized
-and loaded near the screen (sized_lazy_images), and the Bootstrap Icons font cut to the icons the
-site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
+headings' link icons written in (static_heading_anchors), the OJS cells' source kept beside the
+page until the runtime starts (ojs_contents_on_demand), the hidden source of echo: false OJS
+cells left out (without_hidden_cell_code), its SVG figures sized and loaded near the screen
+(sized_lazy_images), and the Bootstrap Icons font cut to the icons the site names (subset_icon_font, with fonttools).  Then it reports any remaining CDN reference.
 """
 from __future__ import annotations
 
@@ -500,8 +500,8 @@ def dom_ready_in_turns(html: str) -> str:
 
 
 # site.css lays out the text's blocks only near the screen (content-visibility: auto): each keeps a
-# place of two lines until first drawn (what it saves at load: README, Performance).  A jump into the page would land on those kept places and then drift as the blocks
-# above the target grew (on a phone, a screen or more), so before any jump the page lays out every
+# place of two lines until first drawn (what it saves at load: README, Performance).  A jump into
+# the page would land on those kept places and then drift as the blocks above the target grew (on a phone, a screen or more), so before any jump the page lays out every
 # block (the class below, which site.css reads): at load when the address names a place (#id), asks
 # the search to mark a term (?q=) or is a reload or a return (the browser restores a scrolled
 # place); before it follows it, on any click on a link to a place in this page (the table of
@@ -767,23 +767,32 @@ def subset_icon_font(site: Path, state: Path | None = None) -> int | None:
     original = share / "formats" / "html" / "bootstrap" / "dist" / "bootstrap-icons.woff" if share else None
     if not (font.exists() and css.exists() and original and original.exists()):
         return None
-    try:
-        last = json.loads(state.read_text(encoding="utf-8")) if state and state.exists() else {}
-    except ValueError:
-        last = {}   # a state file cut short is only a cache: cut the font again
+    last = read_state(state)
     codepoints = {name: int(code, 16) for name, code in ICON_RULE.findall(css.read_text(encoding="utf-8"))}
     named, files = icon_names(site, css, last.get("files", {}))
     keep = sorted(codepoints[n] for n in named if n in codepoints)
-    key = hashlib.sha256(original.read_bytes() + repr(keep).encode()).hexdigest()
-    if last.get("font_key") == key:
-        cut = base64.b64decode(last["font"])
-    else:
-        cut = cut_font(original, keep)
+    cut, entries = cut_font_cached(original, keep, last)
     if font.read_bytes() != cut:
         atomic_write({font: cut})
     if state:
-        write_if_changed(state, json.dumps({"files": files, "font_key": key, "font": base64.b64encode(cut).decode()}) + "\n")
+        write_if_changed(state, json.dumps({"files": files, **entries}) + "\n")
     return len(keep)
+
+
+def read_state(state: Path | None) -> dict:
+    """A post-render step's state file in Quarto's scratch folder ({} where there is none)."""
+    try:
+        return json.loads(state.read_text(encoding="utf-8")) if state and state.exists() else {}
+    except ValueError:
+        return {}   # a state file cut short is only a cache: the work is done again
+
+
+def cut_font_cached(original: Path, codepoints: list[int], last: dict) -> tuple[bytes, dict]:
+    """`original` cut to `codepoints` (cut_font), or the cut kept in `last` (a step's state) when
+    the font and the codepoints are the same; and the state entries that keep this cut."""
+    key = hashlib.sha256(original.read_bytes() + repr(codepoints).encode()).hexdigest()
+    cut = base64.b64decode(last["font"]) if last.get("font_key") == key else cut_font(original, codepoints)
+    return cut, {"font_key": key, "font": base64.b64encode(cut).decode()}
 
 
 def cut_font(original: Path, codepoints: list[int]) -> bytes:

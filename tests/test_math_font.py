@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts import math_font
+from scripts import math_font, vendor_js
 
 fontTools = pytest.importorskip("fontTools.ttLib")
 
@@ -45,7 +45,7 @@ def test_the_cut_font_draws_every_character_with_its_math_table(tmp_path, monkey
     assert font_file.stat().st_size < 60_000
     assert (font_file.parent / "LICENSE").read_text(encoding="utf-8").find("SIL Open Font License") >= 0
     # a second render with the same characters takes the cut font from the state, and writes nothing
-    monkeypatch.setattr(math_font, "cut_font", lambda *a: pytest.fail("the font was cut again"))
+    monkeypatch.setattr(vendor_js, "cut_font", lambda *a: pytest.fail("the font was cut again"))
     before = font_file.stat().st_mtime_ns
     assert math_font.write_math_font(site, state) == kept
     assert font_file.stat().st_mtime_ns == before

@@ -381,11 +381,12 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       for (const file of drawn) {
         const d = diagrams.find((x) => x.file === file);
         assert.ok(d, `${file}: not a figure of the page (${diagrams.map((x) => x.file).join(", ")})`);
-        assert.ok(d.width >= d.min - 1 && d.scrolls, `${file} at 390 px: ${Math.round(d.width)} px wide (at least ${d.min}), scrolls sideways: ${d.scrolls}`);
+        assert.ok(d.width >= d.min - 1 && d.scrolls, `${file} at ${SCREENS[1].width} px: ${Math.round(d.width)} px wide (at least ${d.min}), scrolls sideways: ${d.scrolls}`);
         assert.match(d.told, /Scroll the diagram sideways/, `${file}: its caption says it scrolls`);
       }
       // a measured plot is not a diagram: it fits the screen
-      for (const d of diagrams.filter((x) => !drawn.includes(x.file))) assert.ok(d.width <= 390 && !d.scrolls, `${d.file} at 390 px: ${Math.round(d.width)} px wide`);
+      const phone = SCREENS[1].width;
+      for (const d of diagrams.filter((x) => !drawn.includes(x.file))) assert.ok(d.width <= phone && !d.scrolls, `${d.file} at ${phone} px: ${Math.round(d.width)} px wide`);
       assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
     } finally {
       await context.close();
