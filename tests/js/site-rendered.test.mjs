@@ -735,8 +735,21 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
             await page.goto(`${site.origin}/${path}`, {waitUntil: "load"});
             await ready(page, requests);
             await state.act(page, requests);
-            // at the top, and the table of contents told so (its open entry follows the last scroll)
-            await page.evaluate(() => { scrollTo(0, 0); dispatchEvent(new Event("scroll")); return new Promise((r) => setTimeout(r, 500)); });
+            // at the top, and the table of contents told so (its open entry follows the last scroll,
+            // in Quarto's throttled scroll handler: on a busy machine it can take longer than a fixed
+            // wait, so wait until its open entries stay the same for two rounds)
+            await page.evaluate(async () => {
+              scrollTo(0, 0);
+              const open = () => [...document.querySelectorAll("#TOC .active, #TOC .show")].map((e) => e.outerHTML.slice(0, 80)).join("|");
+              let last = null, same = 0;
+              for (let i = 0; i < 30 && same < 2; i++) {
+                dispatchEvent(new Event("scroll"));
+                await new Promise((r) => setTimeout(r, 250));
+                const now = open();
+                same = now === last ? same + 1 : 0;
+                last = now;
+              }
+            });
             looks.push(await page.evaluate(elementLooks));
           } finally {
             await context.close();
