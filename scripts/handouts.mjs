@@ -168,7 +168,7 @@ export async function modulePagePdf(browser, origin, PAGE) {
         if (!el) return "";
         const copy = el.cloneNode(true);
         for (const x of copy.querySelectorAll(".screen-reader-only, .visually-hidden")) x.remove();
-        for (const x of copy.querySelectorAll(".math, mjx-container, code")) x.replaceWith("\u0000");
+        for (const x of copy.querySelectorAll(".math, code")) x.replaceWith("\u0000");
         const runs = copy.textContent.split("\u0000").map((r) => r.replace(/\s+/g, " ").trim().split(" ").filter(Boolean));
         return (runs.find((r) => r.length >= Math.min(n, 4)) ?? runs[0] ?? []).slice(0, n).join(" ");
       };
@@ -203,7 +203,7 @@ export async function deckPdf(browser, origin, DECK, {notes = false} = {}) {
     await page.waitForFunction(() => window.Reveal?.isReady(), null, {timeout: 60_000});
     await page.waitForSelector(".pdf-page", {state: "attached", timeout: 60_000});
     await page.waitForFunction(() => [...document.querySelectorAll(".reveal .slides .math")]
-      .every((m) => m.querySelector("mjx-container")), null, {timeout: 60_000});
+      .every((m) => m.querySelector("math")), null, {timeout: 60_000});
     const blank = await demosDrawn(page);
     if (blank.length) throw new Error(`demos not drawn in the deck: ${blank.join(", ")}`);
     await page.evaluate(() => document.fonts.ready);

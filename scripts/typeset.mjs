@@ -19,10 +19,11 @@
 // 3. A collapsible callout's header is a button (role, tabindex, Enter/Space), named by its title.
 // 4. Less to load: the dark theme's stylesheets load only when dark mode is on.  (The OJS runtime and
 //    the demos' modules load on demand, not at load: scripts/vendor_js.py --post-render.)
-// The CSS for these boxes is in site.css.  A reveal.js deck gets only step 1, as MathJax's SVG markup
-// (each glyph's path once per deck, in a hidden <svg> at the start of the body; MathJax's bare
-// wrapper groups taken out, flattenGroups; hidden MathML for screen readers; MathJax's stylesheet),
-// its equations numbered by MathJax's own \tag as in the browser, and loses reveal.js's math plugin.
+// The CSS for these boxes is in site.css.  A reveal.js deck gets step 1 too, its numbered equations
+// laid out the same way (the CSS in _extensions/course/slides.scss; the math font's @font-face in its
+// head, as the deck loads no site.css), and loses reveal.js's math plugin; the page-only steps 2-4
+// leave it alone.  (Until 2026-12 a deck's formulas were MathJax's SVG, each glyph's path drawn once
+// per deck: three times the markup, which the deck parsed before its first slide.)
 // A page's typeset formulas are kept in .quarto/typeset-cache/ (Quarto's scratch folder), so a render
 // that changes no formula of a page skips MathJax for it; a finished page is marked and never redone.
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync} from "node:fs";
@@ -40,10 +41,9 @@ function mathjaxFull() {
   if (MJ) return MJ;
   const {liteAdaptor} = require("mathjax-full/js/adaptors/liteAdaptor.js");
   const {RegisterHTMLHandler} = require("mathjax-full/js/handlers/html.js");
-  const {AssistiveMmlHandler} = require("mathjax-full/js/a11y/assistive-mml.js");
   const {AllPackages} = require("mathjax-full/js/input/tex/AllPackages.js");
   const adaptor = liteAdaptor();
-  AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
+  RegisterHTMLHandler(adaptor);
   MJ = {
     adaptor,
     mathjax: require("mathjax-full/js/mathjax.js").mathjax,
@@ -75,71 +75,23 @@ const unescape = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&
 
 export class TexError extends Error {}
 
-/** A MathJax document for one page: `mathml` for the pages; `convert` (SVG) for the decks, one
-    replaced box per formula (a browser lays it out far faster than CommonHTML's box per character)
-    with each glyph drawn once per deck: the formulas' <use> elements point into one hidden <svg> of
-    paths (glyphs()).  `convert`'s metrics also tell a wide inline formula (widthEm). */
+/** A MathJax document for one page or deck: each formula as MathML the browser draws itself
+    (scripts/native_mathml.mjs); the SVG output jax only measures (widthEm), it draws nothing. */
 export function pageTypesetter() {
-  const {adaptor, mathjax, TeX, SVG, packages} = mathjaxFull();
+  const {mathjax, TeX, SVG, packages} = mathjaxFull();
   const doc = mathjax.document("", {
     InputJax: new TeX({packages, formatError: (jax, err) => { throw new TexError(err.message); }}),
-    OutputJax: new SVG({fontCache: "local"}),
+    OutputJax: new SVG({fontCache: "none"}),
   });
-  const paths = new Map();   // glyph id -> its <path>
   return {
-    /** The SVG markup of one formula, its glyphs moved to the page's shared set. */
-    convert(tex, display) {
-      const node = doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280});
-      flattenGroups(node);
-      const html = adaptor.outerHTML(node);
-      return html.replace(/<defs>([\s\S]*?)<\/defs>/g, (all, defs) => {
-        for (const m of defs.matchAll(/<path id="MJX-\d+-([^"]+)"[\s\S]*?<\/path>/g)) {
-          if (!paths.has(m[1])) paths.set(m[1], m[0].replace(/id="MJX-\d+-/, 'id="MJX-'));
-        }
-        return "";
-      }).replace(/href="#MJX-\d+-/g, 'href="#MJX-');
-    },
-    /** A formula as MathML the browser draws itself (scripts/native_mathml.mjs), for the pages. */
+    /** A formula as MathML the browser draws itself. */
     mathml(tex, display) {
       const item = new doc.options.MathItem(tex, doc.inputJax[0], display);
       item.compile(doc);
       return nativeMathML(item.root);
     },
-    styleSheet: () => adaptor.textContent(doc.outputJax.styleSheet(doc)),
-    /** The page's glyphs, each once, in a hidden <svg> (markup for the start of the body). */
-    glyphs: () => `<svg id="MJX-glyphs" aria-hidden="true" focusable="false" style="position: absolute; width: 0; height: 0; overflow: hidden"><defs>${[...paths.values()].join("")}</defs></svg>`,
     doc,
   };
-}
-
-// MathJax wraps the output of every MathML node in a <g> (data-mml-node, and a translate if it is
-// moved): on the module page some 2,500 elements that a browser parses, styles and lays out for
-// nothing, a fifth of the page's.  A <g> that carries only those two is dropped and its transform
-// carried down to its children (a transform list applies left to right, so "a b" on a child is b
-// inside a).  Kept, with everything inside them: the groups MathJax's stylesheet selects (merror,
-// mtable, maction), and a group holding an <svg> (which takes no transform).  The glyphs' data-c (the
-// character, for MathJax's own explorer, which the pages do not load) goes too.
-const GROUPS_STYLED = new Set(["merror", "mtable", "maction"]);
-const GROUP_ONLY = new Set(["data-mml-node", "transform"]);
-export function flattenGroups(node) {
-  if (!Array.isArray(node.children)) return;
-  const children = [];
-  for (const child of node.children) {
-    if (child.kind === "use") delete child.attributes["data-c"];
-    const attrs = child.attributes ?? {};
-    if (child.kind === "g" && GROUPS_STYLED.has(attrs["data-mml-node"])) { children.push(child); continue; }
-    flattenGroups(child);
-    const droppable = child.kind === "g" && Object.keys(attrs).every((k) => GROUP_ONLY.has(k)) &&
-      child.children.every((c) => c.kind !== "svg" && c.kind !== "#text" && c.kind !== "#comment");
-    if (!droppable) { children.push(child); continue; }
-    for (const grandchild of child.children) {
-      const transform = [attrs.transform, grandchild.attributes.transform].filter(Boolean).join(" ");
-      if (transform) grandchild.attributes.transform = transform;
-      grandchild.parent = node;
-      children.push(grandchild);
-    }
-  }
-  node.children = children;
 }
 
 /** The width of typeset markup in em, from MathJax's own metrics of the internal MathML tree. */
@@ -199,17 +151,10 @@ export function deckWithoutMathPlugin(html) {
   return html.replace(MATH_PLUGIN_SCRIPT, "").replace(MATH_PLUGIN, "");
 }
 
-/** The markup replacing one formula span (in a deck, as the browser's MathJax made it: its own \tag). */
-function formulaMarkup(t, kind, rawTex, where, deck) {
+/** The markup replacing one formula span. */
+function formulaMarkup(t, kind, rawTex, where) {
   const display = kind === "display";
   let tex = unescape(rawTex);
-  if (deck) {
-    try {
-      return `<span class="math ${kind}">${t.convert(tex, display)}</span>`;
-    } catch (err) {
-      throw new TexError(`${where}: TeX error in ${tex.trim()}: ${err.message}`);
-    }
-  }
   const tag = display ? TAG.exec(tex) : null;
   if (tag) tex = tex.slice(0, tag.index);
   let out;
@@ -226,15 +171,13 @@ function formulaMarkup(t, kind, rawTex, where, deck) {
   return wide ? `<span class="math inline wide" tabindex="0">${out}</span>` : `<span class="math inline">${out}</span>`;
 }
 
-/** {markups, css, glyphs} for a page's formulas (css and glyphs: a deck's SVG only), from `cacheDir`
-    when the same formulas were typeset before. */
-function typesetFormulas(formulas, where, cacheDir, deck = false) {
-  const key = createHash("sha256").update(JSON.stringify([deck ? "svg, groups flattened" : MATHML_WRITER, formulas, deck])).digest("hex").slice(0, 24);
+/** {markups} for a page's formulas, from `cacheDir` when the same formulas were typeset before. */
+function typesetFormulas(formulas, where, cacheDir) {
+  const key = createHash("sha256").update(JSON.stringify([MATHML_WRITER, formulas])).digest("hex").slice(0, 24);
   const cached = cacheDir && join(cacheDir, `${key}.json`);
   if (cached && existsSync(cached)) return {...JSON.parse(readFileSync(cached, "utf8")), key};
   const t = pageTypesetter();
-  const markups = formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where, deck));
-  const result = deck ? {markups, css: t.styleSheet(), glyphs: t.glyphs()} : {markups};
+  const result = {markups: formulas.map(([kind, rawTex]) => formulaMarkup(t, kind, rawTex, where))};
   if (cached) {
     mkdirSync(cacheDir, {recursive: true});
     writeFileSync(cached, JSON.stringify(result));
@@ -242,9 +185,12 @@ function typesetFormulas(formulas, where, cacheDir, deck = false) {
   return {...result, key};
 }
 
+// a deck loads no site.css: the math font's @font-face comes with it, relative to the deck
+const deckFontFace = (fontURL) => `<style id="course-math-font">@font-face { font-family: "Course Math"; font-display: swap; src: url("${fontURL}") format("woff"); }</style>`;
+
 /** One page's HTML, finished ({finished: true} for a page finished before).  `fontURL`: the math
     font (scripts/math_font.py writes it), asked for in the head of a page with formulas.  A reveal.js
-    deck gets its formulas typeset as SVG and loses the math plugin, nothing else. */
+    deck gets its formulas typeset and loses the math plugin, nothing else. */
 export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
   if (html.includes(FINISHED)) return {finished: true};
   const deck = DECK.test(html);
@@ -252,16 +198,12 @@ export function typesetPage(html, fontURL, where = "page", cacheDir = null) {
   html = html.replace("</head>", `${FINISHED}\n</head>`);
   const formulas = [...html.matchAll(MATH_SPAN)].map((m) => [m[1], m[3]]);
   if (formulas.length === 0) return {html: html.replace(MATHJAX_SCRIPT, ""), count: 0};
-  const {markups, css, glyphs, key} = typesetFormulas(formulas, where, cacheDir, deck);
+  const {markups, key} = typesetFormulas(formulas, where, cacheDir);
   let i = 0;
   html = html.replace(MATH_SPAN, () => markups[i++]).replace(MATHJAX_SCRIPT, "");
-  if (deck) {
-    html = html.replace(/<body\b[^>]*>/, (tag) => `${tag}\n${glyphs}`)
-      .replace("</head>", `<style id="MJX-SVG-styles">\n${css}\n</style>\n</head>`);
-  } else {
-    // the font is asked for with the stylesheets, so that the formulas are drawn in it from the first paint
-    html = html.replace("</head>", `<link rel="preload" href="${fontURL}" as="font" type="font/woff" crossorigin="">\n</head>`);
-  }
+  // the font is asked for with the stylesheets, so that the formulas are drawn in it from the first paint
+  const font = `<link rel="preload" href="${fontURL}" as="font" type="font/woff" crossorigin="">`;
+  html = html.replace("</head>", `${deck ? `${deckFontFace(fontURL)}\n` : ""}${font}\n</head>`);
   return {html, count: formulas.length, key};
 }
 

@@ -13,7 +13,7 @@ Pre-render (default): copies, from the npm packages pinned in package-lock.json 
 `npm ci` in scripts/setup.sh), into vendor/ (gitignored; `project: resources` copies it to _site/):
 
   vendor/mathjax/              MathJax 3's browser parts listed in MATHJAX_PARTS: none now (the math
-                               is typeset at render time by scripts/typeset.mjs: MathML, and SVG in decks)
+                               is typeset at render time by scripts/typeset.mjs: MathML, the decks' too)
   vendor/observable-libs.js    one ES module exporting d3, Plot, Inputs and htl, built by wrapping
                                the packages' own UMD files (the very files Quarto fetches from the
                                CDN), wired to each other instead of to jsdelivr, setting no globals
@@ -69,7 +69,7 @@ PINNED = {
 }
 
 # MathJax's es5/ parts the site serves, only what its pages load: none.  The pages and the decks are
-# typeset at render time (scripts/typeset.mjs: MathML the browser draws, SVG in decks), and none loads MathJax
+# typeset at render time (scripts/typeset.mjs: MathML the browser draws), and none loads MathJax
 # (typeset.mjs removes the script and the deck's math plugin).  Were a page to need MathJax in the
 # browser again, its parts go here (e.g. "tex-chtml-full.js", "output/chtml/fonts/woff-v2").
 MATHJAX_PARTS: list[str] = []

@@ -125,7 +125,7 @@ async function pageDefects(page, screen) {
     // (a reveal.js deck shows one slide at a time: its equations are checked slide by slide elsewhere)
     if (screen.width < 600 && !document.querySelector(".reveal")) {
       for (const eq of document.querySelectorAll("[id^=eq-]")) {
-        const num = eq.querySelector(".equation-number, mjx-labels");
+        const num = eq.querySelector(".equation-number");
         const r = num?.getBoundingClientRect();
         if (!r || r.width === 0 || r.left < 0 || r.right > W) bad.push(`${eq.id}: its number is not in view`);
       }

@@ -45,7 +45,7 @@ async function openDeck(page, origin, query = "") {
   await page.waitForFunction(() => window.Reveal?.isReady(), null, {timeout: 60_000});
   await page.waitForFunction(() => {
     const math = [...document.querySelectorAll(".reveal .slides .math")];
-    return math.length > 0 && math.every((m) => m.querySelector("mjx-container"));
+    return math.length > 0 && math.every((m) => m.querySelector("math"));
   }, null, {timeout: 60_000});
   // the demo draws when its slide (or one beside it) is shown, or at once in the handout
   if (!query.includes("print-pdf")) {
@@ -76,7 +76,8 @@ function notesMinutes(notes) {
 /**
  * Show slide i with all its fragments and measure it in slide coordinates: how far its content
  * reaches below and right of the slide, every element box that sticks out of the slide, and every
- * HTML text smaller than the base size (MathJax and the plot's SVG text are not HTML text).
+ * HTML text smaller than the base size (a formula's MathML and the plot's SVG text are not HTML
+ * text), and every equation that would have to scroll sideways to be read (its box clips it).
  */
 function measureSlide(page, i) {
   return page.evaluate((index) => {
@@ -104,9 +105,12 @@ function measureSlide(page, i) {
       if ([style.overflowX, style.overflowY].every((o) => o === "visible")) [...el.children].forEach(visit);
     };
     [...slide.children].forEach(visit);
+    for (const body of slide.querySelectorAll(".equation-body")) {
+      if (body.scrollWidth > body.clientWidth + 1) out.push(`${body.parentElement.parentElement.id || "an equation"} scrolls: ${body.scrollWidth} of ${body.clientWidth}px shown`);
+    }
     const small = [];
     for (const el of slide.querySelectorAll("p, li, td, th, figcaption, h1, h2, label, output, input, .room-clock, .gradient-demo-readout")) {
-      if (el.closest("aside.notes, mjx-container, svg") || !el.textContent.trim() && el.tagName !== "INPUT") continue;
+      if (el.closest("aside.notes, math, svg") || !el.textContent.trim() && el.tagName !== "INPUT") continue;
       const size = parseFloat(getComputedStyle(el).fontSize);
       if (size < base - 0.5) small.push(`${el.tagName.toLowerCase()} "${(el.textContent || el.value).trim().slice(0, 30)}" ${size}px`);
     }
@@ -177,16 +181,46 @@ test("the briefing deck renders and works with no network", {skip, timeout: 900_
 
   await t.test("equations and figures carry the page's numbers", () => {
     const page = readFileSync(join(site, M.site, "index.html"), "utf8");
-    // both typeset at render time (scripts/typeset.mjs): the deck's number is MathJax's own tag (in
-    // its assistive MathML, <mlabeledtr><mtd><mtext>(N)), the page's its equation-number box
-    const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?(?:<mlabeledtr><mtd><mtext>\((\d+)\)<\/mtext>|equation-number">\((\d+)\))/g)]
-      .map((m) => [m[1], m[2] ?? m[3]]));
+    // both typeset at render time (scripts/typeset.mjs), each number in its equation-number box
+    const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?equation-number">\((\d+)\)/g)]
+      .map((m) => [m[1], m[2]]));
     const inDeck = tags(html);
     assert.equal(Object.keys(inDeck).length, 11, "equations 1 to 11 are in the deck");
     for (const [id, n] of Object.entries(inDeck)) assert.equal(n, tags(page)[id], `${id}`);
     for (const [id, n] of [["fig-rnn-unrolled", 1], ["fig-lstm-cell", 2]]) {
       assert.match(html, new RegExp(`id="${id}"[\\s\\S]*?Figure(?:&nbsp;|\\s)${n}:`), id);
     }
+  });
+
+  await t.test("the formulas are MathML drawn in the math font, numbered equations with their number beside them", async () => {
+    const math = await page.evaluate(async () => {
+      await document.fonts.ready;
+      const formulas = [...document.querySelectorAll(".reveal .slides .math")];
+      return {
+        count: formulas.length,
+        notMathML: formulas.filter((m) => !m.querySelector(":scope > math, :scope > .equation-body > math")).length,
+        fonts: [...new Set(formulas.map((m) => getComputedStyle(m.querySelector("math")).fontFamily.split(",")[0]))],
+        loaded: [...document.fonts].some((f) => f.family.replace(/"/g, "") === "Course Math" && f.status === "loaded"),
+        mathjax: document.querySelectorAll("mjx-container, svg#MJX-glyphs").length + (window.MathJax ? 1 : 0),
+        // each numbered equation's number, in the deck's order
+        numbered: [...document.querySelectorAll(".reveal .math.display.numbered")].map((d) => d.querySelector(".equation-number")?.textContent),
+      };
+    });
+    assert.ok(math.count > 50, `${math.count} formulas in the deck`);
+    assert.deepEqual([math.notMathML, math.fonts, math.loaded, math.mathjax], [0, ['"Course Math"'], true, 0],
+      "every formula MathML, in the math font, which loaded; no MathJax markup or script");
+    assert.deepEqual(math.numbered, Array.from({length: 11}, (_, i) => `(${i + 1})`), "equations (1) to (11), numbered in order");
+    // a numbered equation on its slide: the number to the right of the formula, on its middle line
+    const placed = await page.evaluate(() => {
+      const eq = document.querySelector(".reveal .math.display.numbered");
+      const slide = eq.closest(".slides > section, .slides > section > section");
+      Reveal.slide(...Object.values(Reveal.getIndices(slide)));
+      Reveal.layout();
+      const body = eq.querySelector("math").getBoundingClientRect(), number = eq.querySelector(".equation-number").getBoundingClientRect();
+      Reveal.slide(0);
+      return {after: number.left >= body.right, middle: Math.abs((body.top + body.bottom) / 2 - (number.top + number.bottom) / 2)};
+    });
+    assert.ok(placed.after && placed.middle < 12, JSON.stringify(placed));
   });
 
   await t.test("the measuring catches an overflowing slide", async () => {

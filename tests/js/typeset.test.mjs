@@ -1,5 +1,5 @@
 // scripts/typeset.mjs, the render's last step, on small pages shaped like Quarto's output (no Quarto
-// needed): formulas become MathML (a deck's: MathJax's SVG) with no TeX left, numbered equations keep their number
+// needed): formulas become MathML (a deck's too) with no TeX left, numbered equations keep their number
 // beside a scrolling body, the MathJax <script> goes, tables and long formulas get scroll boxes,
 // collapsible callouts become buttons, and a TeX error names the page and the formula.
 import {test} from "node:test";
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {mkdtempSync, mkdirSync, readdirSync, writeFileSync, readFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {typesetPage, typesetSite, TexError, pageTypesetter, flattenGroups} from "../../scripts/typeset.mjs";
+import {typesetPage, typesetSite, TexError} from "../../scripts/typeset.mjs";
 
 const page = (body) => `<!doctype html><html><head>
 <script defer="" src="../../vendor/mathjax/tex-chtml-full.js" type="text/javascript"></script>
@@ -60,8 +60,13 @@ test("a TeX error stops with the page and the formula; a reveal.js deck is types
   assert.equal(count, 2);
   assert.doesNotMatch(html, /plugin\/math|RevealMath|\\\(|\\\[/);
   assert.match(html, /plugins: \[QuartoSupport,\n +RevealNotes\]/);
-  assert.match(html, /<span class="math display"><mjx-container[^>]*display="true"[\s\S]*\(3\)/, "MathJax's own tag, as in the browser");
-  assert.doesNotMatch(html, /equation-number|table-scroll/, "the page-only steps leave a deck alone");
+  assert.match(html, /<span class="math inline"><math><mi>x<\/mi><\/math><\/span>/);
+  assert.match(html, /<span class="math display numbered"><span class="equation-body" tabindex="0"><math display="block">[\s\S]*<\/math><\/span><span class="equation-number">\(3\)<\/span>/,
+    "numbered as on the pages");
+  assert.doesNotMatch(html, /<svg|mjx-|MJX/, "no SVG, no MathJax markup or styles");
+  // the deck loads no site.css: the font's @font-face comes with it, from the same address as the preload
+  assert.match(html, /@font-face \{ font-family: "Course Math";[^}]*src: url\("F"\) format\("woff"\); \}<\/style>\n<link rel="preload" href="F" as="font"/);
+  assert.doesNotMatch(html, /table-scroll/, "the page-only steps leave a deck alone");
 });
 
 test("a site: every page typeset, each asking for the math font from where it is", () => {
@@ -103,59 +108,4 @@ test("a finished page is left alone; a page's formulas come from the cache when 
   const again = readFileSync(join(site, "a.html"), "utf8");
   assert.match(again, /<b>cached<\/b>/);
   assert.deepEqual(readdirSync(cache), [entry], "entries no page used are removed");
-});
-
-// ---- a deck's formulas are MathJax's SVG: its groups taken out, every mark drawn where it was, with fewer elements
-
-/** [a b c d e f] of an SVG transform list (translate, scale and matrix, as MathJax writes them). */
-const compose = ([a, b, c, d, e, f], [A, B, C, D, E, F]) =>
-  [a * A + c * B, b * A + d * B, a * C + c * D, b * C + d * D, a * E + c * F + e, b * E + d * F + f];
-function matrixOf(list = "") {
-  let m = [1, 0, 0, 1, 0, 0];
-  for (const [, fn, args] of list.matchAll(/(\w+)\(([^)]*)\)/g)) {
-    const n = args.split(/[\s,]+/).filter(Boolean).map(Number);
-    const step = fn === "translate" ? [1, 0, 0, 1, n[0], n[1] ?? 0] : fn === "scale" ? [n[0], 0, 0, n[1] ?? n[0], 0, 0]
-      : fn === "matrix" ? n : assert.fail(`a transform the test does not know: ${fn}`);
-    m = compose(m, step);
-  }
-  return m;
-}
-
-/** Each mark (glyph, rule, line, text) under `node`, in drawing order: its element, what it draws
-    and its transform to the formula's <svg>, composed through every group above it. */
-function marks(node, above = [1, 0, 0, 1, 0, 0], out = []) {
-  for (const child of node.children ?? []) {
-    if (!child.kind || child.kind.startsWith("#")) continue;
-    const m = child.kind === "svg" ? above : compose(above, matrixOf(child.attributes?.transform));
-    if (["g", "svg", "mjx-assistive-mml", "math"].includes(child.kind) || child.kind.startsWith("m")) {
-      if (child.kind !== "mjx-assistive-mml") marks(child, m, out);
-    } else {
-      // what it draws: its attributes but its transform (composed into m) and MathJax's data-*
-      const drawn = Object.entries(child.attributes ?? {}).filter(([k]) => k !== "transform" && !k.startsWith("data-"));
-      out.push({kind: child.kind, drawn: JSON.stringify(drawn), m: m.map((x) => Math.round(x * 1000) / 1000)});
-    }
-  }
-  return out;
-}
-
-test("the SVG's groups taken out: every glyph and rule drawn at the same place, with fewer elements", () => {
-  const {doc} = pageTypesetter();
-  const formulas = [
-    ["a_t = W h_{t-1} + U x_t + b", false],
-    ["\\frac{\\partial h_T}{\\partial h_s} = \\prod_{t=s+1}^{T} \\operatorname{diag}(1-h_t^2)\\, W", true],
-    ["\\sqrt{\\textstyle\\sum_i x_i^2} \\le \\left\\lVert W \\right\\rVert^{T-s}", false],
-    ["\\begin{bmatrix} f_t \\\\ i_t \\end{bmatrix} = \\sigma\\!\\left(W \\begin{bmatrix} h_{t-1} \\\\ x_t \\end{bmatrix}\\right)", true],
-    ["\\underbrace{c_{t-1} \\odot f_t}_{\\text{kept}} + \\hat{y}", true],
-  ];
-  let before = 0, after = 0;
-  for (const [tex, display] of formulas) {
-    const node = doc.convert(tex, {display, em: 16, ex: 8, containerWidth: 1280});
-    // the drawing's elements (the hidden MathML beside it is not touched)
-    const count = (n) => (n.children ?? []).reduce((k, c) => k + (c.kind === "mjx-assistive-mml" ? 0 : 1 + count(c)), 0);
-    const drawn = marks(node), n0 = count(node);
-    flattenGroups(node);
-    assert.deepEqual(marks(node), drawn, tex);
-    before += n0; after += count(node);
-  }
-  assert.ok(after < 0.7 * before, `the drawings' elements: ${before} before, ${after} after`);
 });
