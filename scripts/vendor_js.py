@@ -508,6 +508,10 @@ def dom_ready_in_turns(html: str) -> str:
 # contents, a cross-reference, a footnote; Enter on a link is a click too); and as the reader leaves
 # or hides the page, so that the place the browser keeps for a reload or a return is the laid-out
 # one (scroll anchoring holds the text on screen still as the blocks above it grow).  Printing draws all.
+# The browser may keep the place it saved before those blocks grew (Chromium sends it on a timer: a
+# reload soon after a scroll came back some 3,000 px off in the rendered-site suite), so the page also
+# notes, as it is left, the element with an id nearest above the top third of the screen and where
+# it stood; after a reload it puts that element back there, unless the reader has scrolled first.
 ALL_BLOCKS_CLASS = "all-blocks-laid-out"
 BLOCKS_BEFORE_A_JUMP = """<script id="blocks-laid-out-before-a-jump">
 // scripts/vendor_js.py --post-render: every block laid out before a jump into the page (site.css)
@@ -522,10 +526,33 @@ BLOCKS_BEFORE_A_JUMP = """<script id="blocks-laid-out-before-a-jump">
   addEventListener("hashchange", layOutAll);
   addEventListener("beforeprint", layOutAll);
   // leaving (or hidden, which on a phone may be the last chance): the browser keeps the scrolled
-  // place for a reload or a return, and keeps it right only if the blocks above are laid out now
-  const beforeLeaving = () => { layOutAll(); void document.documentElement.offsetHeight; };
+  // place for a reload or a return, and keeps it right only if the blocks above are laid out now;
+  // the place is noted too (an element with an id and its distance from the top of the screen)
+  const KEY = "place-on-leaving:" + location.pathname;
+  const beforeLeaving = () => {
+    layOutAll();
+    const line = innerHeight / 3;
+    let best = null, bestTop = -Infinity;
+    for (const el of document.querySelectorAll("main [id]")) {
+      const top = el.getBoundingClientRect().top;
+      if (top <= line && top > bestTop) [best, bestTop] = [el, top];
+    }
+    try { sessionStorage.setItem(KEY, JSON.stringify(best && scrollY > 0 ? [best.id, bestTop] : null)); } catch {}
+  };
   addEventListener("pagehide", beforeLeaving);
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") beforeLeaving(); });
+  // back after a reload: the noted element where it stood, once the browser has put the page back
+  let place = null;
+  try { place = arrival && arrival.type === "reload" && JSON.parse(sessionStorage.getItem(KEY) || "null"); } catch {}
+  if (place) {
+    let moved = false;
+    const readerMoved = () => { moved = true; };
+    for (const type of ["wheel", "touchstart", "keydown", "mousedown"]) addEventListener(type, readerMoved, {once: true, passive: true, capture: true});
+    addEventListener("load", () => requestAnimationFrame(() => {
+      const el = document.getElementById(place[0]);
+      if (el && !moved) scrollBy(0, el.getBoundingClientRect().top - place[1]);
+    }));
+  }
 }
 </script>
 """ % ALL_BLOCKS_CLASS
