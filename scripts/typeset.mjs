@@ -45,7 +45,6 @@ function mathjaxFull() {
   const adaptor = liteAdaptor();
   RegisterHTMLHandler(adaptor);
   MJ = {
-    adaptor,
     mathjax: require("mathjax-full/js/mathjax.js").mathjax,
     TeX: require("mathjax-full/js/input/tex.js").TeX,
     SVG: require("mathjax-full/js/output/svg.js").SVG,
