@@ -510,8 +510,8 @@ def dom_ready_in_turns(html: str) -> str:
 # one (scroll anchoring holds the text on screen still as the blocks above it grow).  Printing draws all.
 # The browser may keep the place it saved before those blocks grew (Chromium sends it on a timer: a
 # reload soon after a scroll came back some 3,000 px off in the rendered-site suite), so the page also
-# notes, as it is left, the element with an id nearest above the top third of the screen and where
-# it stood; after a reload it puts that element back there, unless the reader has scrolled first.
+# notes, as it is left, the drawn element with an id nearest above the top third of the screen and
+# where it stood; after a reload it puts that element back there, unless the reader has scrolled first.
 ALL_BLOCKS_CLASS = "all-blocks-laid-out"
 BLOCKS_BEFORE_A_JUMP = """<script id="blocks-laid-out-before-a-jump">
 // scripts/vendor_js.py --post-render: every block laid out before a jump into the page (site.css)
@@ -527,20 +527,32 @@ BLOCKS_BEFORE_A_JUMP = """<script id="blocks-laid-out-before-a-jump">
   addEventListener("beforeprint", layOutAll);
   // leaving (or hidden, which on a phone may be the last chance): the browser keeps the scrolled
   // place for a reload or a return, and keeps it right only if the blocks above are laid out now;
-  // the place is noted too (an element with an id and its distance from the top of the screen)
+  // the place is noted too (an element with an id and its distance from the top of the screen),
+  // before that, as the reader sees it: measured once the blocks are laid out, before a frame has
+  // let scroll anchoring hold the text still, it named a place 2,500 px off (the rendered-site
+  // suite's reload check, one run in five).  Only drawn elements are measured: measuring one inside
+  // a block not yet laid out would lay that block out there and then, with the same effect.
   const KEY = "place-on-leaving:" + location.pathname;
+  const drawn = (el) => el.checkVisibility ? el.checkVisibility({contentVisibilityAuto: true}) : el.getClientRects().length > 0;
+  // (once: leaving sends pagehide and then visibilitychange, and by the second the blocks are
+  // laid out, with no frame in between)
+  let noted = false;
   const beforeLeaving = () => {
-    layOutAll();
+    if (noted) return;
+    noted = true;
     const line = innerHeight / 3;
     let best = null, bestTop = -Infinity;
     for (const el of document.querySelectorAll("main [id]")) {
+      if (!drawn(el)) continue;
       const top = el.getBoundingClientRect().top;
       if (top <= line && top > bestTop) [best, bestTop] = [el, top];
     }
     try { sessionStorage.setItem(KEY, JSON.stringify(best && scrollY > 0 ? [best.id, bestTop] : null)); } catch {}
+    layOutAll();
   };
   addEventListener("pagehide", beforeLeaving);
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") beforeLeaving(); });
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") beforeLeaving(); else noted = false; });
+  addEventListener("pageshow", () => { noted = false; });
   // back after a reload: the noted element where it stood, once the browser has put the page back
   let place = null;
   try { place = arrival && arrival.type === "reload" && JSON.parse(sessionStorage.getItem(KEY) || "null"); } catch {}
