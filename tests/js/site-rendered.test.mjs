@@ -744,15 +744,16 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
             await page.goto(`${site.origin}/${path}`, {waitUntil: "load"});
             await ready(page, requests);
             await state.act(page, requests);
-            // at the top, and the table of contents told so (its open entry follows the last scroll,
-            // in Quarto's throttled scroll handler: on a busy machine it can take longer than a fixed
-            // wait, so wait until its open entries stay the same for two rounds)
+            // at the top, and the table of contents told so (its active entry, and the entries it
+            // opens, follow the last scroll, in Quarto's throttled handler of the document's scroll
+            // events, which a layout still settling can leave stale: so the event is sent again, to
+            // the document where that handler listens, until they stay the same for two rounds)
             await page.evaluate(async () => {
               scrollTo(0, 0);
-              const open = () => [...document.querySelectorAll("#TOC .active, #TOC .show")].map((e) => e.outerHTML.slice(0, 80)).join("|");
+              const open = () => [...document.querySelectorAll("#TOC .active, #TOC .show, #TOC ul:not(.collapse)")].map((e) => e.outerHTML.slice(0, 80)).join("|");
               let last = null, same = 0;
               for (let i = 0; i < 30 && same < 2; i++) {
-                dispatchEvent(new Event("scroll"));
+                document.dispatchEvent(new Event("scroll", {bubbles: true}));
                 await new Promise((r) => setTimeout(r, 250));
                 const now = open();
                 same = now === last ? same + 1 : 0;
