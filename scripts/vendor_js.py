@@ -531,7 +531,9 @@ BLOCKS_BEFORE_A_JUMP = """<script id="blocks-laid-out-before-a-jump">
   // before that, as the reader sees it: measured once the blocks are laid out, before a frame has
   // let scroll anchoring hold the text still, it named a place 2,500 px off (the rendered-site
   // suite's reload check, one run in five).  Only drawn elements are measured: measuring one inside
-  // a block not yet laid out would lay that block out there and then, with the same effect.
+  // a block not yet laid out would lay that block out there and then, with the same effect.  And
+  // none inside a cell (a demo's): the OJS runtime fills and moves those after load, so that one
+  // put back at load stood 433 px from where the reader had it once the demo was drawn.
   const KEY = "place-on-leaving:" + location.pathname;
   const drawn = (el) => el.checkVisibility ? el.checkVisibility({contentVisibilityAuto: true}) : el.getClientRects().length > 0;
   // (once: leaving sends pagehide and then visibilitychange, and by the second the blocks are
@@ -543,7 +545,7 @@ BLOCKS_BEFORE_A_JUMP = """<script id="blocks-laid-out-before-a-jump">
     const line = innerHeight / 3;
     let best = null, bestTop = -Infinity;
     for (const el of document.querySelectorAll("main [id]")) {
-      if (!drawn(el)) continue;
+      if (el.closest(".cell") || !drawn(el)) continue;
       const top = el.getBoundingClientRect().top;
       if (top <= line && top > bestTop) [best, bestTop] = [el, top];
     }

@@ -16,10 +16,11 @@
 //   same (each element's box and look) with the purged stylesheets as with Quarto's whole ones, with
 //   callouts open, the phone's menu open, the search open and in dark mode; every element lies where
 //   it would without site.css's content-visibility, once drawn, and a link into the module page
-//   (an address, a link in it, a reload) lands its target below the navbar and it stays; on a phone
-//   each diagram keeps a readable width and scrolls sideways; the site search lists a
-//   term's pages and opens the one chosen, its heading in view; its scripts load only when a reader
-//   first reaches for it (its button or a shortcut key), and a result's page marks the term.
+//   (an address, a link in it, a reload, and a reload after scrolling down) lands its target below
+//   the navbar and it stays; on a phone each diagram keeps a readable width and scrolls sideways;
+//   the site search lists a term's pages and opens the one chosen, its heading in view; its
+//   scripts load only when a reader first reaches for it (its button or a shortcut key), and a
+//   result's page marks the term.
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
 // times to build/site/report.json.  Skipped, with the reason, where quarto or Chromium is missing.
 //   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
@@ -360,6 +361,22 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
         await settled(page);
         const [after2] = await where(page, "s4-bptt");
         assert.ok(Math.abs(after2 - before2) < 3, `after a reload with the browser's restoring off, #s4-bptt is at ${Math.round(after2)} px, before it at ${Math.round(before2)} px, at ${screen.width} px`);
+        // and as a reader gets there: down the page with the mouse wheel, past demos drawn on the
+        // way, then a reload: the text on the screen is the same, where it was
+        await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
+        await settled(page);
+        for (let i = 0; i < 25; i++) { await page.mouse.wheel(0, 600); await page.waitForTimeout(60); }
+        await settled(page);
+        const firstProse = () => page.evaluate(() => {
+          const prose = [...document.querySelectorAll("main section > :is(p, h2, h3)")];
+          const i = prose.findIndex((e) => e.getBoundingClientRect().top > 0);
+          return [i, prose[i].textContent.slice(0, 40), prose[i].getBoundingClientRect().top];
+        });
+        const [index, text, before3] = await firstProse();
+        await page.reload({waitUntil: "load"});
+        await settled(page);
+        const [index3, text3, after3] = await firstProse();
+        assert.ok(index3 === index && Math.abs(after3 - before3) < 3, `after scrolling down and a reload the first text on the screen is "${text3}" at ${Math.round(after3)} px, before it "${text}" at ${Math.round(before3)} px, at ${screen.width} px`);
         // (a request the test cut off by leaving the page is no failure)
         assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed.filter((f) => !f.endsWith("(net::ERR_ABORTED)"))], []);
       } finally {
