@@ -1,30 +1,5 @@
-#!/usr/bin/env node
-// The site's search index reads as text (a post-render step of `quarto render`):
-//
-//   node scripts/search_text.mjs          # rewrites _site/search.json (what `quarto render` runs)
-//   node scripts/search_text.mjs DIR      # DIR/search.json of another rendered site
-//
-// Quarto writes _site/search.json from each page's HTML before any post-render step, so a formula
-// is in it as the TeX that scripts/typeset.mjs typesets afterwards: a result read
-// "\(f_t = \sigma(W_f h_{t-1} + …)\)".  Each formula in a title, section or text becomes plain
-// Unicode here: f_t = σ(W_f hₜ₋₁ + …), ∂L/∂h, ‖W‖, ŷ, 𝓛, ℝ^d.  The same function is unit-tested
-// (tests/js/search-text.test.mjs) and the rendered index is checked for any TeX left.
-//
-// The demos' OJS source (hidden, or folded under "The plotting cell") is taken out of the results'
-// text: Quarto indexes it as page text, so a search for "gradient" showed Plot options and
-// template strings.  The lab's Python listings on the page stay searchable.
-//
-// The deck (a reveal.js page) is left out of the index: every slide repeats the module page's
-// partials, so each result would appear twice, and a result on a slide opens the presentation in
-// the middle.  The module page carries everything the deck says; the deck is linked from it.
-import {existsSync, readFileSync, writeFileSync} from "node:fs";
-import {join, resolve, dirname} from "node:path";
-import {fileURLToPath} from "node:url";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-// pages left out of the search index (the reveal.js deck; see above)
-export const EXCLUDED = [/(^|\/)slides\.html(#|$)/];
-
+// A formula's TeX as plain Unicode text, for the site's search index (passes/search-index.mjs):
+// f_t = \sigma(W_f h_{t-1} + …) reads f_t = σ(W_f hₜ₋₁ + …); also ∂L/∂h, ‖W‖, ŷ, 𝓛, ℝ^d.
 const SYMBOLS = {
   alpha: "α", beta: "β", gamma: "γ", delta: "δ", epsilon: "ε", varepsilon: "ε", zeta: "ζ", eta: "η",
   theta: "θ", iota: "ι", kappa: "κ", lambda: "λ", mu: "μ", nu: "ν", xi: "ξ", pi: "π", rho: "ρ",
@@ -159,52 +134,3 @@ export function searchableText(text) {
   });
 }
 
-/** The rewritten index: formulas as text, the excluded pages gone. */
-export function rewriteIndex(entries) {
-  return entries.filter((e) => !EXCLUDED.some((re) => re.test(e.href)))
-    .map((e) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === "string" && k !== "href" && k !== "objectID" ? searchableText(v) : v])));
-}
-
-const ENTITIES = {amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: "\u00a0"};
-const decode = (html) => html.replace(/<[^>]*>/g, "")
-  .replace(/&(#x[0-9a-f]+|#\d+|[a-z0-9#]+);/gi, (m, e) => e[0] === "#" && e !== "#39"
-    ? String.fromCodePoint(e[1] === "x" ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ENTITIES[e] ?? m);
-
-/** The text of each OJS cell's source on a page, as Quarto's index holds it (textContent with
- * < and > escaped, Quarto's encodeHtml). */
-export function ojsSources(html) {
-  const out = [];
-  for (const m of html.matchAll(/<div class="sourceCode cell-code[^"]*"[^>]*><pre class="sourceCode js[^"]*"><code[^>]*>([\s\S]*?)<\/code><\/pre>/g))
-    out.push(decode(m[1]).replace(/</g, "&lt;").replace(/>/g, "&gt;"));
-  return out.filter((t) => t.trim()).sort((a, b) => b.length - a.length);
-}
-
-/** An entry's text without the given code texts, and without the blank lines they leave. */
-export function withoutCode(text, codes) {
-  let out = text;
-  for (const code of codes) out = out.split(code).join("\n");
-  return out === text ? text : out.replace(/\n\s*\n(\s*\n)*/g, "\n").trim();
-}
-
-function main(siteDir) {
-  const file = join(siteDir, "search.json");
-  if (!existsSync(file)) return;                   // a render that writes no index (a single page)
-  const entries = JSON.parse(readFileSync(file, "utf8"));
-  const codes = new Map();
-  const codeOf = (href) => {
-    const page = href.split("#")[0];
-    if (!codes.has(page)) {
-      const html = join(siteDir, page);
-      codes.set(page, existsSync(html) && page.endsWith(".html") ? ojsSources(readFileSync(html, "utf8")) : []);
-    }
-    return codes.get(page);
-  };
-  const stripped = entries.map((e) => ({...e, text: withoutCode(e.text ?? "", codeOf(e.href))}));
-  writeFileSync(file, JSON.stringify(rewriteIndex(stripped), null, 2));
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const dir = process.argv[2] ? resolve(process.argv[2])
-    : resolve(process.env.QUARTO_PROJECT_OUTPUT_DIR ?? join(ROOT, "_site"));
-  main(dir);
-}

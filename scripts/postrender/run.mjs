@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The one post-render step of `quarto render` (_quarto.yml: project: post-render):
+//
+//   node scripts/postrender/run.mjs          # finishes Quarto's output folder (what `quarto render` runs)
+//   node scripts/postrender/run.mjs DIR      # another rendered site (no cache)
+//
+// What the passes do, and in which order, is passes/index.mjs; how they run, pipeline.mjs.  A pass
+// that misses the Quarto markup it expects stops the render with its name, the page and what is missing.
+// POSTRENDER_RAW=DIR keeps a copy of each page as Quarto wrote it (the contract test plants changes in them).
+import {cpSync, existsSync, mkdirSync} from "node:fs";
+import {dirname, join, resolve} from "node:path";
+import {execFileSync} from "node:child_process";
+import {fileURLToPath} from "node:url";
+import {Cache} from "./cache.mjs";
+import {Site, finishSite} from "./pipeline.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Quarto's resources folder ($QUARTO_SHARE_PATH, which Quarto sets for its scripts, else `quarto --paths`). */
+export function quartoShare() {
+  if (process.env.QUARTO_SHARE_PATH) return process.env.QUARTO_SHARE_PATH;
+  try {
+    return execFileSync("quarto", ["--paths"], {encoding: "utf8"}).split("\n")[1].trim();
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const explicit = process.argv[2];
+  const dir = resolve(explicit ?? process.env.QUARTO_PROJECT_OUTPUT_DIR ?? join(ROOT, "_site"));
+  const project = resolve(process.env.QUARTO_PROJECT_DIR ?? ROOT);
+  // Quarto's scratch folder keeps the cache between renders of this project
+  const cache = new Cache(explicit || !existsSync(join(project, ".quarto")) ? null : join(project, ".quarto", "course-postrender"));
+  const t0 = Date.now();
+  const site = new Site({dir, project, cache, quartoShare: quartoShare()});
+  if (process.env.POSTRENDER_RAW) {
+    for (const page of site.pages) {
+      mkdirSync(dirname(join(process.env.POSTRENDER_RAW, page.rel)), {recursive: true});
+      cpSync(page.file, join(process.env.POSTRENDER_RAW, page.rel));
+    }
+  }
+  const report = await finishSite(site);
+  if (!explicit && process.env.QUARTO_PROJECT_RENDER_ALL) cache.prune();
+  const ran = Object.values(report).filter((pages) => Object.keys(pages).length).length;
+  console.log(`postrender: ${ran} passes over ${site.pages.filter((p) => !p.finished).length} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`postrender: ${err.message}`);
+    process.exit(1);
+  });
+}
