@@ -2,8 +2,8 @@
 // stops the render, naming itself, the page and what was missing, so that a Quarto release that
 // moves its markup fails the render (and the contract test), never a reader.
 export class ContractError extends Error {
-  constructor(pass, page, what) {
-    super(`post-render pass "${pass}" expected ${what} in ${page}, and found none (has Quarto's markup changed? see scripts/postrender/passes/${pass}.mjs)`);
+  constructor(pass, page, what, found = "none") {
+    super(`post-render pass "${pass}" expected ${what} in ${page}, and found ${found} (has Quarto's markup changed? see scripts/postrender/passes/${pass}.mjs)`);
     this.pass = pass;
     this.page = page;
   }

@@ -6,8 +6,9 @@
 //
 // What the passes do, and in which order, is passes/index.mjs; how they run, pipeline.mjs.  A pass
 // that misses the Quarto markup it expects stops the render with its name, the page and what is missing.
-// POSTRENDER_RAW=DIR keeps a copy of each page as Quarto wrote it (the contract test plants changes in them).
-import {cpSync, existsSync, mkdirSync} from "node:fs";
+// POSTRENDER_RAW=DIR keeps a copy of each page (and search.json) as Quarto wrote it, and what each pass changed (report.json):
+// the contract test (tests/js/postrender-contract.test.mjs) plants changes of Quarto's markup in them.
+import {cpSync, existsSync, mkdirSync, writeFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {execFileSync} from "node:child_process";
 import {fileURLToPath} from "node:url";
@@ -35,12 +36,13 @@ async function main() {
   const t0 = Date.now();
   const site = new Site({dir, project, cache, quartoShare: quartoShare()});
   if (process.env.POSTRENDER_RAW) {
-    for (const page of site.pages) {
-      mkdirSync(dirname(join(process.env.POSTRENDER_RAW, page.rel)), {recursive: true});
-      cpSync(page.file, join(process.env.POSTRENDER_RAW, page.rel));
+    for (const rel of [...site.pages.map((p) => p.rel), "search.json"].filter((r) => existsSync(join(dir, r)))) {
+      mkdirSync(dirname(join(process.env.POSTRENDER_RAW, rel)), {recursive: true});
+      cpSync(join(dir, rel), join(process.env.POSTRENDER_RAW, rel));
     }
   }
   const report = await finishSite(site);
+  if (process.env.POSTRENDER_RAW) writeFileSync(join(process.env.POSTRENDER_RAW, "report.json"), JSON.stringify(report, null, 1));
   if (!explicit && process.env.QUARTO_PROJECT_RENDER_ALL) cache.prune();
   const ran = Object.values(report).filter((pages) => Object.keys(pages).length).length;
   console.log(`postrender: ${ran} passes over ${site.pages.filter((p) => !p.finished).length} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -10,7 +10,8 @@
 // What is rendered is a copy of the files a fresh clone of this checkout has (tracked and new files,
 // never ignored ones: not _site/, not vendor/, which the render's pre-render step rebuilds), with
 // node_modules linked, by a plain `quarto render`, into build/site/render-<hash>/ where <hash> covers
-// every copied file's path and content.  A second call with nothing changed reuses it; concurrent
+// every copied file's path and content; raw-pages/ beside _site/ holds each page as Quarto wrote it, before
+// the post-render (scripts/postrender/run.mjs, POSTRENDER_RAW), with the post-render's report.json.  A second call with nothing changed reuses it; concurrent
 // callers wait for the one that renders (an atomic mkdir lock).  Older renders are removed.  The
 // render must succeed and print no WARN or ERROR line at all.  (Quarto counts a page's OJS blocks by
 // the ```{ojs} fences in the page's own file and warns "OJS block count mismatch" for each block an
@@ -52,7 +53,9 @@ function render(dir, files) {
   rmSync(work, {recursive: true, force: true});
   copyInto(work, files);
   const t0 = Date.now();
-  const r = spawnSync("quarto", ["render"], {cwd: work, encoding: "utf8", timeout: 600_000});
+  // the pages as Quarto wrote them, kept by the post-render for the contract test (postrender-contract.test.mjs)
+  const env = {...process.env, POSTRENDER_RAW: join(work, "raw-pages")};
+  const r = spawnSync("quarto", ["render"], {cwd: work, encoding: "utf8", env});
   const renderSeconds = (Date.now() - t0) / 1000;
   const log = `${r.stdout}\n${r.stderr}`;
   const warnings = log.split("\n").filter((l) => /WARN|ERROR/.test(l));

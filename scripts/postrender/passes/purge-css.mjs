@@ -11,6 +11,7 @@ import {existsSync, readdirSync, readFileSync} from "node:fs";
 import {basename, join, relative} from "node:path";
 import {PurgeCSS} from "purgecss";
 import {Cache} from "../cache.mjs";
+import {ContractError} from "../contract.mjs";
 import {QUOTED_WORD} from "./icon-font.mjs";
 
 const SHEETS_DIR = join("site_libs", "bootstrap");
@@ -45,7 +46,10 @@ export default {
   async apply(site) {
     const dir = join(site.dir, SHEETS_DIR);
     const sheets = existsSync(dir) ? readdirSync(dir).filter((n) => PURGED.test(n)).sort() : [];
-    if (!sheets.length) return 0;
+    if (!site.pages.some((p) => !p.isDeck)) return 0;
+    for (const [pattern, what] of [[/^bootstrap-[0-9a-f]+\.min\.css$/, "bootstrap-<hash>.min.css"], [/^bootstrap-icons\.css$/, "bootstrap-icons.css"]]) {
+      if (!sheets.some((n) => pattern.test(n))) throw new ContractError(this.name, SHEETS_DIR, `Quarto's stylesheet ${what}`);
+    }
     // the pages link to the purged copies
     for (const page of site.pages) {
       page.$("link[href]").each((i, el) => {

@@ -30,7 +30,8 @@ export function svgSize(text) {
 
 export default {
   name: "sized-lazy-images",
-  targets: (page) => !page.isDeck && page.$("img.figure-img").length > 0,
+  // a page with SVG figures (the course draws its figures as SVG)
+  targets: (page) => !page.isDeck && page.$(".quarto-figure img[src$=\".svg\"]").length > 0,
   apply(page) {
     const {$} = page;
     let sized = 0;
