@@ -1,12 +1,17 @@
-// scripts/native_mathml.mjs: the pages' formulas as MathML Core, with the TeX layout MathJax gives
+// scripts/postrender/native-mathml.mjs: the pages' formulas as MathML Core, with the TeX layout MathJax gives
 // them written out (TeX's spaces, the variants as Unicode letters, aligned tables, accents, primes),
 // and an error for what MathML Core cannot draw.  The rendered-site suite checks the drawing.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {pageTypesetter, typesetPage, TexError} from "../../scripts/typeset.mjs";
-import {mathAlphanumerics, UnsupportedMathML} from "../../scripts/native_mathml.mjs";
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import typesetMath, {typesetter, TexError} from "../../scripts/postrender/passes/typeset-math.mjs";
+import {mathAlphanumerics, UnsupportedMathML} from "../../scripts/postrender/native-mathml.mjs";
+import {Site, runPasses} from "../../scripts/postrender/pipeline.mjs";
+import {Cache} from "../../scripts/postrender/cache.mjs";
 
-const t = pageTypesetter();
+const t = typesetter();
 const mml = (tex, display = false) => t.mathml(tex, display);
 /** The lspace of each <mo> with the given text, in order. */
 const lspaces = (markup, op) => [...markup.matchAll(/<mo([^>]*)>([^<]*)<\/mo>/g)]
@@ -54,8 +59,18 @@ test("accents close over their letter, primes on the line, big delimiters sized"
   assert.match(mml("\\big( x \\big)"), /<mo minsize="1.2em" maxsize="1.2em"[^>]*>\(<\/mo>/);
 });
 
-test("what MathML Core cannot draw stops the render, naming the page and the formula", () => {
+test("what MathML Core cannot draw stops the render, naming the page and the formula", async () => {
   assert.throws(() => mml("\\boxed{x}"), UnsupportedMathML);
-  assert.throws(() => typesetPage('<html><head></head><body><span class="math inline">\\(\\cancel{x}\\)</span></body></html>', "F", "m/index.html"),
-    (e) => e instanceof TexError && /m\/index\.html: .*\\cancel\{x\}.*menclose/.test(e.message));
+  // the typeset-math pass on a small site with that page
+  const dir = mkdtempSync(join(tmpdir(), "native-mathml-"));
+  try {
+    mkdirSync(join(dir, "m"));
+    writeFileSync(join(dir, "m", "index.html"), '<html><head><script src="../vendor/mathjax/tex-chtml-full.js"></script></head>'
+      + '<body><span class="math inline">\\(\\cancel{x}\\)</span></body></html>');
+    const site = new Site({dir, project: dir, cache: new Cache(null), quartoShare: null});
+    await assert.rejects(runPasses(site, [typesetMath]),
+      (e) => e instanceof TexError && /m\/index\.html: .*\\cancel\{x\}.*menclose/.test(e.message));
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
 });

@@ -1,11 +1,20 @@
-// The search index reads as text (scripts/search_text.mjs, a post-render step): each formula of a
-// result is plain Unicode, never TeX, and the deck is left out of the index (its slides repeat the
-// module page).  The rendered index is checked on the tests' one render of the site.
+// The search index reads as text (scripts/postrender/search-text.mjs, through the search-index pass of
+// the post-render): each formula of a result is plain Unicode, never TeX, and a demo's OJS source is
+// not in a result's text; the deck is left out of the index by its own front matter (search: false),
+// its slides repeating the module page.  The rendered index is checked on the tests' one render of the site.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {existsSync, readFileSync} from "node:fs";
+import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {texToText, searchableText, rewriteIndex, ojsSources, withoutCode} from "../../scripts/search_text.mjs";
+import YAML from "yaml";
+import {texToText, searchableText} from "../../scripts/postrender/search-text.mjs";
+import searchIndex, {ojsSources, withoutCode} from "../../scripts/postrender/passes/search-index.mjs";
+import {Page} from "../../scripts/postrender/page.mjs";
+import {Site, runPasses} from "../../scripts/postrender/pipeline.mjs";
+import {Cache} from "../../scripts/postrender/cache.mjs";
+import {ContractError} from "../../scripts/postrender/contract.mjs";
+import {ROOT} from "./qmd-files.mjs";
 import {renderedSite} from "./site-render.mjs";
 import {onPath} from "./browser.mjs";
 
@@ -39,19 +48,55 @@ test("no TeX survives any formula, and text outside formulas is untouched", () =
   assert.doesNotMatch(texToText("\\unknowncommand{x}_{ab}"), TEX);
 });
 
-test("the deck is left out of the index; other pages keep every field", () => {
+test("the deck is left out of the index by its front matter: every deck, and the new module template's", () => {
+  const decks = [...readdirSync(join(ROOT, "modules")).map((id) => join(ROOT, "modules", id, "slides.qmd")).filter(existsSync),
+    join(ROOT, "scripts", "module_template", "module", "slides.qmd")];
+  assert.ok(decks.length >= 2, decks.join(", "));
+  for (const deck of decks) {
+    const front = /^---\n([\s\S]*?)\n---\n/.exec(readFileSync(deck, "utf8"));
+    assert.ok(front, `${deck}: no front matter`);
+    assert.equal(YAML.parse(front[1]).search, false, `${deck}: search: false`);
+  }
+});
+
+const OJS_PAGE = '<html><head></head><body><main><p>Before. <span class="math inline">\\(h_t\\)</span></p>'
+  + '<div class="sourceCode cell-code hidden" id="cb1"><pre class="sourceCode js code-with-copy"><code class="sourceCode javascript">'
+  + '<span id="cb1-1"><a href="#cb1-1"></a>x <span class="op">=</span> a <span class="op">&lt;</span> b</span>\n<span id="cb1-2">y = `${x}`</span></code></pre></div>'
+  + '<div id="ojs-cell-1"></div></main></body></html>';
+
+/** The search-index pass over a site of `pages` ({path: html}) and `entries` (its search.json): the index it writes. */
+async function indexed(pages, entries) {
+  const dir = mkdtempSync(join(tmpdir(), "search-index-"));
+  try {
+    for (const [rel, html] of Object.entries(pages)) writeFileSync(join(dir, rel), html);
+    writeFileSync(join(dir, "search.json"), JSON.stringify(entries));
+    const site = new Site({dir, project: ROOT, cache: new Cache(null), quartoShare: null});
+    await runPasses(site, [searchIndex]);
+    return JSON.parse(site.writes.get(join(dir, "search.json")));
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+test("the search-index pass: each field's formulas as text, a page's OJS source out of its text, the rest as it was", async () => {
   const entries = [
-    {objectID: "a.html", href: "a.html", title: "\\(h_t\\)", section: "", text: "x"},
-    {objectID: "modules/m/slides.html#s1", href: "modules/m/slides.html#s1", title: "s", section: "", text: "y"},
+    {objectID: "a.html", href: "a.html", title: "\\(h_t\\)", section: "", text: "Before. \\(h_t\\)\nx = a &lt; b\ny = `${x}`\n\nAfter", crumbs: ["\\(x\\)"]},
+    {objectID: "a.html#s1", href: "a.html#s1", title: "s", section: "\\(\\sigma\\)", text: "y"},
   ];
-  assert.deepEqual(rewriteIndex(entries), [{objectID: "a.html", href: "a.html", title: "hₜ", section: "", text: "x"}]);
+  assert.deepEqual(await indexed({"a.html": OJS_PAGE}, entries), [
+    {objectID: "a.html", href: "a.html", title: "hₜ", section: "", text: "Before. hₜ\nAfter", crumbs: ["\\(x\\)"]},
+    {objectID: "a.html#s1", href: "a.html#s1", title: "s", section: "σ", text: "y"},
+  ]);
+  // an index that no longer holds what the pass takes out: Quarto's indexing has changed
+  await assert.rejects(indexed({"a.html": OJS_PAGE}, [{objectID: "a.html", href: "a.html", title: "\\(h_t\\)", section: "", text: "Before."}]),
+    (e) => e instanceof ContractError && /"search-index"/.test(e.message) && /search\.json \(a\.html\)/.test(e.message));
 });
 
 test("an OJS cell's source leaves the result's text; the prose around it stays", () => {
   const html = '<div class="sourceCode cell-code hidden" id="cb1"><pre class="sourceCode js code-with-copy"><code class="sourceCode javascript">' +
     '<span id="cb1-1"><a href="#cb1-1"></a>x <span class="op">=</span> a <span class="op">&lt;</span> b</span>\n<span id="cb1-2">y = `${x}`</span></code></pre></div>' +
     '<div class="sourceCode"><pre class="sourceCode python"><code>def rnn_cell_step(): pass</code></pre></div>';
-  const codes = ojsSources(html);
+  const codes = ojsSources(new Page("/site", "/site/a.html", `<html><body>${html}</body></html>`));
   assert.deepEqual(codes, ["x = a &lt; b\ny = `${x}`"]);
   assert.equal(withoutCode("Before.\nx = a &lt; b\ny = `${x}`\n\n\nAfter, def rnn_cell_step(): pass", codes),
     "Before.\nAfter, def rnn_cell_step(): pass");
