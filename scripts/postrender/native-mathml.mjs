@@ -16,7 +16,7 @@
 // - primes: a font's ′ is a raised mark already; as a superscript MathML Core would raise it again.
 // - each table row at least a line high, as TeX's strut makes it.
 // An element MathML Core cannot draw (menclose: \boxed, \cancel; maction; mlabeledtr: a \tag in a
-// deck) is an error, so a formula never silently draws wrong; scripts/typeset.mjs then names it.
+// deck) is an error, so a formula never silently draws wrong; passes/typeset-math.mjs then names it.
 import {createRequire} from "node:module";
 
 const require = createRequire(import.meta.url);

@@ -295,7 +295,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   await t.test("the module page: a link into the page lands its target at the top of the screen, below the navbar, and it stays there, on a projector and a phone", async () => {
     // (site.css lays the text's blocks out only near the screen, each keeping a two-line place until
     // then; before a jump every block is laid out: blocks_laid_out_before_a_jump in
-    // scripts/vendor_js.py.  Measured as a reader sees it, with no scrolling by the test: once the
+    // the post-render.  Measured as a reader sees it, with no scrolling by the test: once the
     // page has settled, and again a second later, after the blocks around the target are drawn.)
     const IDS = ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring", "s7-sampling"];
     const settled = (page) => page.evaluate(async () => {
@@ -353,7 +353,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
         const [after] = await where(page, "s5-lstm");
         assert.ok(Math.abs(after - before) < 3, `after a reload #s5-lstm is at ${Math.round(after)} px, before it at ${Math.round(before)} px, at ${screen.width} px`);
         // and where the browser does not put the page back itself (it may keep a place saved before
-        // the blocks above grew), the page's own note of the place does (vendor_js.py)
+        // the blocks above grew), the page's own note of the place does (blocks-laid-out-before-a-jump.js)
         await page.evaluate(() => { history.scrollRestoration = "manual"; document.getElementById("s4-bptt").scrollIntoView(); });
         await settled(page);
         const [before2] = await where(page, "s4-bptt");
@@ -420,7 +420,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("the module page: a cross-reference shows its preview when pointed at and when focused", async () => {
-    // (the previews are built on first use: tippy_on_first_hover in scripts/vendor_js.py)
+    // (the previews are built on first use: tippy_on_first_hover in the post-render)
     const {context, page, problems} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[0]);
     try {
       const preview = page.locator(".tippy-box");
@@ -441,7 +441,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
 
   await t.test("the module page: its icon fonts asked for before the body begins, a heading's link icon on hover", async () => {
     // (asked for in the head, so that no font arrives once the page is long: icon_fonts_early in
-    // scripts/vendor_js.py; AnchorJS finds its style there and adds no second one)
+    // the post-render; AnchorJS finds its style there and adds no second one)
     const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
       // the icon fonts' state as the body begins: asked for already, while the page is short
@@ -457,7 +457,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       assert.deepEqual(await page.evaluate(() => window.iconFontsAtBody), ["anchorjs-icons: asked for", "bootstrap-icons: asked for"]);
       assert.equal(await page.locator("style.anchorjs").count(), 1, "AnchorJS's style once");
       // each heading's link icon written into the page as AnchorJS makes it, and not added again
-      // by AnchorJS: one per heading, its last child (static_heading_anchors in scripts/vendor_js.py)
+      // by AnchorJS: one per heading, its last child (static_heading_anchors in the post-render)
       const icons = await page.evaluate(() => [...document.querySelectorAll(".anchored")].map((e) =>
         [e.id || e.dataset.anchorId, e.querySelectorAll(":scope > .anchorjs-link").length, e.lastChild.classList?.contains("anchorjs-link") ?? false,
           e.lastChild.hash]));
@@ -490,7 +490,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("the module page: Quarto's set-up at DOMContentLoaded runs after the event, not in one long task, and all of it runs", async () => {
-    // (dom_ready_in_turns in scripts/vendor_js.py; its listeners come from the head's deferred
+    // (dom_ready_in_turns in the post-render; its listeners come from the head's deferred
     // scripts, which run once document.readyState is already "interactive", and from the body; the
     // search's set-up waits for the reader: search_on_first_use, tested below)
     const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
@@ -561,7 +561,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       // (the equations are typeset at render time: no MathJax in the page)
       assert.equal(await page.evaluate(() => !!window.MathJax), false, "MathJax loaded by the module page");
       // the formulas are MathML the browser draws, in the math font the page asks for in its head
-      // (scripts/math_font.py): every one drawn with a box, none in another font
+      // (the math-font pass): every one drawn with a box, none in another font
       const math = await page.evaluate(async () => {
         document.documentElement.classList.add("all-blocks-laid-out");
         await document.fonts.ready;
@@ -575,7 +575,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
           mathjax: document.querySelectorAll("mjx-container, svg#MJX-glyphs").length,
           // each aligned block (TeX's aligned: right | left columns) lined up: the first column's
           // cells end at one x and the second's start at one x (Chromium aligns a cell only by
-          // the -webkit- text-align values that scripts/native_mathml.mjs writes)
+          // the -webkit- text-align values that scripts/postrender/native-mathml.mjs writes)
           aligned: [...document.querySelectorAll("main mtable")].filter((t) => t.checkVisibility()).map((table) => {
             const rows = [...table.children].filter((r) => r.tagName === "mtr");
             const spread = (xs) => Math.round(Math.max(...xs) - Math.min(...xs));
@@ -627,7 +627,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
 
   await t.test("the site search lists a term's pages and opens the one chosen, on a projector and a phone", async () => {
     // (Quarto's search sets itself up at DOMContentLoaded, in a task of its own: dom_ready_in_turns
-    // in scripts/vendor_js.py; its dropdown's classes are kept by scripts/purge_css.mjs)
+    // in the post-render; its dropdown's classes are kept by the purge-css pass)
     for (const screen of SCREENS) {
       const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
       try {
@@ -652,7 +652,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("the search loads when a reader first reaches for it: none of it with the page, a shortcut key opens it, a result's page marks the term", async () => {
-    // (search_on_first_use in scripts/vendor_js.py; the click on its button: the test above)
+    // (search_on_first_use in the post-render; the click on its button: the test above)
     const {context, page, problems, requests} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
       const asked = [];
@@ -694,7 +694,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   await t.test("every block of text lies where it would without content-visibility, once drawn", async () => {
     // (site.css lays the text's blocks out only near the screen, with layout containment: here every
     // element's box, after a reader's scroll through the page, is compared with the same page with
-    // every block laid out, as scripts/vendor_js.py's script does before a jump)
+    // every block laid out, as the post-render's script does before a jump)
     const differences = [];
     for (const path of pages) {
       for (const screen of SCREENS) {
@@ -732,7 +732,7 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("every page looks the same with the purged stylesheets as with Quarto's whole ones", async () => {
-    // (scripts/purge_css.mjs: the pages link to <sheet>.used.css; here a second context is served
+    // (the purge-css pass: the pages link to <sheet>.used.css; here a second context is served
     // Quarto's whole sheet under that name, and every element's box and look is compared, in the
     // states a reader brings about: callouts open and demos drawn, the phone's menu open, dark mode)
     const whole = join(dir, "_site");

@@ -181,7 +181,7 @@ test("the briefing deck renders and works with no network", {skip, timeout: 900_
 
   await t.test("equations and figures carry the page's numbers", () => {
     const page = readFileSync(join(site, M.site, "index.html"), "utf8");
-    // both typeset at render time (scripts/typeset.mjs), each number in its equation-number box
+    // both typeset at render time (scripts/the typeset-math pass), each number in its equation-number box
     const tags = (text) => Object.fromEntries([...text.matchAll(/id="(eq-[\w-]+)"[^>]*>[\s\S]*?equation-number">\((\d+)\)/g)]
       .map((m) => [m[1], m[2]]));
     const inDeck = tags(html);
