@@ -7,7 +7,7 @@ SETTINGS ?= full
 MODULE ?=
 ONE = $(if $(MODULE),--module $(MODULE))
 
-.PHONY: setup notebooks data figures site handouts test quick-build benchmark bench-site mutation module clean
+.PHONY: setup notebooks data figures site handouts test check quick-build benchmark bench-site mutation module clean
 
 setup:
 	bash scripts/setup.sh
@@ -55,6 +55,11 @@ test: setup
 	if [ $$rc = 0 ] && ! $(WORKTREE) 2>/dev/null | diff $$before -; then \
 	  echo "make test: the tests changed the work tree (< before, > after); a test must write to a temporary directory"; \
 	  rc=1; fi; rm -f $$before; exit $$rc
+
+# the inner loop's subset (about two minutes): no lab run, no render, no browser; `make test` runs everything
+check:
+	$(PY) -m pytest -q -m "not slow" tests
+	node --test $$(grep -L -E "renderedSite|hasChromium|launch\(" tests/js/*.test.mjs)
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
 quick-build: setup

@@ -6,7 +6,6 @@
 //   node scripts/bench_site.mjs --no-render  # only the pages, from the renders of the last run
 //   node scripts/bench_site.mjs --renders-only  # only the renders (the pages' figures kept from the last run)
 //   BENCH_SITE=DIR node scripts/bench_site.mjs --no-render   # another rendered site's pages (DIR = its _site/)
-//   node scripts/bench_site.mjs --no-render --content-visibility-only   # only site.css's content-visibility, on against off
 //
 // In $TMPDIR/bench-site-<hash>/ (outside the project, whose render globs would find copies in it)
 // it renders, each with a plain `quarto render`:
@@ -174,15 +173,13 @@ const OBSERVE = () => {
     .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 };
 
-/** One load of `url` at `rate`x CPU: {fcp, ready, blocking, bytes} (ms, ms, ms, bytes sent); `init`: a
-    script run at the start of the page (as the bench's own observers are). */
-async function loadOnce(browser, url, rate, {init = null, viewport = {width: 1280, height: 900}} = {}) {
-  const context = await browser.newContext({viewport});
+/** One load of `url` at `rate`x CPU: {fcp, ready, blocking, bytes} (ms, ms, ms, bytes sent). */
+async function loadOnce(browser, url, rate) {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", {rate});
   await page.addInitScript(OBSERVE);
-  if (init) await page.addInitScript(init);
   await page.goto(url, {waitUntil: "load"});
   // quiet: no DOM change and no long task for a second (at most 20 s)
   const m = await page.evaluate(async () => {
@@ -209,24 +206,6 @@ async function chromiumMetrics(browser, url) {
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await loadOnce(browser, url, rate));
     out[`x${rate}`] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, Math.round(median(runs.map((r) => r[k])))]));
-  }
-  return out;
-}
-
-/** site.css's content-visibility rule (the text's blocks laid out only near the screen) on against off
-    on the module page, loads alternating, at 4x CPU, at a phone's and a desktop's width: each
-    figure's median and its range over the runs (the noise), off/on as a ratio of the medians. */
-async function contentVisibilityAB(browser, url, runs = 7) {
-  const off = () => document.documentElement.classList.add("all-blocks-laid-out");
-  const out = {};
-  for (const [name, viewport] of [["phone", {width: 390, height: 844}], ["desktop", {width: 1280, height: 900}]]) {
-    const on = [], offRuns = [];
-    for (let i = 0; i < runs; i++) {
-      on.push(await loadOnce(browser, url, 4, {viewport}));
-      offRuns.push(await loadOnce(browser, url, 4, {viewport, init: off}));
-    }
-    const stat = (xs, k) => ({median: Math.round(median(xs.map((r) => r[k]))), min: Math.round(Math.min(...xs.map((r) => r[k]))), max: Math.round(Math.max(...xs.map((r) => r[k])))});
-    out[name] = Object.fromEntries(["fcp", "ready", "blocking"].map((k) => [k, {on: stat(on, k), off: stat(offRuns, k)}]));
   }
   return out;
 }
@@ -391,12 +370,6 @@ async function main() {
   };
   const browser = await launch();
   try {
-    log("module page: content-visibility on against off, alternating, at 4x");
-    result.content_visibility = await contentVisibilityAB(browser, pages["module page"]);
-    if (args.has("--content-visibility-only")) {
-      console.log(JSON.stringify(result.content_visibility, null, 1));
-      return;
-    }
     for (const [name, url] of Object.entries(pages)) {
       log(`${name}: Chromium at 1x and 4x`);
       const entry = {chromium: await chromiumMetrics(browser, url)};
@@ -442,12 +415,6 @@ export function report(r) {
     lines.push("");
     lines.push(`Module page, demo drawn after it scrolls into view (ms): ${JSON.stringify(r.demos.scrolled)}`);
     lines.push(`Module page, demo drawn after its callout is clicked open (ms): ${JSON.stringify(r.demos.opened)}`);
-  }
-  if (r.content_visibility) {
-    lines.push("");
-    lines.push("Module page at 4x CPU, content-visibility on / off (median, range):");
-    for (const [size, m] of Object.entries(r.content_visibility))
-      lines.push(`  ${size}: ` + Object.entries(m).map(([k, v]) => `${k} ${v.on.median} (${v.on.min}-${v.on.max}) / ${v.off.median} (${v.off.min}-${v.off.max}) ms`).join("; "));
   }
   if (r.deck_change_ms != null) lines.push(`Deck: key press onto the demo's slide to its plot drawn: ${r.deck_change_ms} ms`);
   if (r.render) {

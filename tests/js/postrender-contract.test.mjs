@@ -55,9 +55,6 @@ const PLANTS = {
   "dom-ready-in-turns": ["no script in the head", (files) => {
     files["index.html"] = files["index.html"].replace(/<head>[\s\S]*<\/head>/, (head) => head.replace(/<script\b[\s\S]*?<\/script>/g, ""));
   }],
-  "blocks-laid-out-before-a-jump": ["no <meta charset>", (files) => {
-    files["index.html"] = files["index.html"].replace('<meta charset="utf-8">', "");
-  }],
   "search-on-first-use": ["a missing search box", (files) => {
     files["index.html"] = files["index.html"].replace('<div id="quarto-search" class="" title="Search"></div>', "");
   }],

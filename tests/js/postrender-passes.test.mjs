@@ -25,7 +25,6 @@ import minifiedOjsRuntime from "../../scripts/postrender/passes/minified-ojs-run
 import hiddenCellCode from "../../scripts/postrender/passes/hidden-cell-code.mjs";
 import deferredHeadScripts from "../../scripts/postrender/passes/deferred-head-scripts.mjs";
 import domReadyInTurns from "../../scripts/postrender/passes/dom-ready-in-turns.mjs";
-import blocksLaidOutBeforeAJump from "../../scripts/postrender/passes/blocks-laid-out-before-a-jump.mjs";
 import searchOnFirstUse, {searchIconPath} from "../../scripts/postrender/passes/search-on-first-use.mjs";
 import tippyOnFirstHover from "../../scripts/postrender/passes/tippy-on-first-hover.mjs";
 import iconFontsEarly, {anchorRules} from "../../scripts/postrender/passes/icon-fonts-early.mjs";
@@ -129,28 +128,6 @@ test("dom-ready-in-turns: a deck is left alone; a page without a script in its h
   const {html} = await run({"slides.html": deckOf(DOM_PAGE)}, [domReadyInTurns]);
   assert.equal(html["slides.html"], unchanged(deckOf(DOM_PAGE)));
   await stops(domReadyInTurns, {"index.html": '<html><head><meta charset="utf-8"></head><body><script>x()</script></body></html>'}, "index.html");
-});
-
-// ----------------------------------------------------------------------------------------------
-// blocks-laid-out-before-a-jump
-
-const JUMP_PAGE = '<!DOCTYPE html>\n<html lang="en"><head>\n\n<meta charset="utf-8">\n<meta name="generator" content="quarto">\n'
-  + '<link rel="stylesheet" href="site.css"><script defer src="a.js"></script></head><body><main></main></body></html>';
-
-test("blocks-laid-out-before-a-jump: first in the head after the character set, setting the class site.css reads", async () => {
-  const {html} = await run({"index.html": JUMP_PAGE}, [blocksLaidOutBeforeAJump]);
-  const out = html["index.html"], head = headOf(out);
-  assert.ok(head.indexOf('<meta charset="utf-8">') < head.indexOf('id="blocks-laid-out-before-a-jump"'));
-  assert.ok(head.indexOf('id="blocks-laid-out-before-a-jump"') < head.indexOf('rel="stylesheet"'));
-  assert.ok(out.indexOf('<meta charset="utf-8">') < 1024, "the character set must stay in the first 1,024 bytes");
-  assert.equal(out.split('id="blocks-laid-out-before-a-jump"').length, 2);
-  // the class the script sets is the one site.css lays every block out for
-  const css = readFileSync(join(ROOT, "site.css"), "utf8");
-  assert.ok(css.includes(":root:not(.all-blocks-laid-out) main section > "));
-  assert.ok(out.includes('classList.add("all-blocks-laid-out")'));
-  const deck = await run({"slides.html": deckOf(JUMP_PAGE)}, [blocksLaidOutBeforeAJump]);
-  assert.equal(deck.html["slides.html"], unchanged(deckOf(JUMP_PAGE)));
-  await stops(blocksLaidOutBeforeAJump, {"index.html": JUMP_PAGE.replace('<meta charset="utf-8">', "")}, "index.html");
 });
 
 // ----------------------------------------------------------------------------------------------
@@ -579,7 +556,7 @@ test("no-cdn: a site that names no CDN passes; a page that still does stops the 
 // all of them, in the pipeline's order
 
 test("the passes in the pipeline's order on one Quarto-shaped page; a second run leaves the finished page alone", async () => {
-  const names = ["ojs-on-demand", "hidden-cell-code", "deferred-head-scripts", "dom-ready-in-turns", "blocks-laid-out-before-a-jump",
+  const names = ["ojs-on-demand", "hidden-cell-code", "deferred-head-scripts", "dom-ready-in-turns",
     "search-on-first-use", "tippy-on-first-hover", "icon-fonts-early", "heading-anchors", "sized-lazy-images"];
   const passes = PASSES.filter((p) => names.includes(p.name));
   assert.deepEqual(passes.map((p) => p.name), names, "passes/index.mjs's order");
@@ -613,10 +590,10 @@ test("the passes in the pipeline's order on one Quarto-shaped page; a second run
       '<script src="../../site_libs/quarto-html/quarto.js" type="module">']);
     assert.ok(readdirSync(dirname(file)).some((n) => /^index\.ojs-source-[0-9a-f]{10}\.txt$/.test(n)));
     // the course's page scripts, each written into the page as it is (no character escaped: `<`, `&&`, quotes)
-    for (const name of ["ojs-on-demand", "dom-ready-in-turns", "blocks-laid-out-before-a-jump", "search-on-first-use", "tippy-on-first-hover", "icon-fonts-early"]) {
+    for (const name of ["ojs-on-demand", "dom-ready-in-turns", "search-on-first-use", "tippy-on-first-hover", "icon-fonts-early"]) {
       assert.ok(out.includes(`id="${name}"`) && out.includes(pageScript(name)), name);
     }
-    assert.match(pageScript("blocks-laid-out-before-a-jump"), /<=? .*&&/);
+    assert.match(pageScript("search-on-first-use"), /i < sources\.length/);
     const second = await finishSite(siteOf(dir), passes);
     for (const name of names) assert.deepEqual(second[name], {}, `${name} ran again on a finished page`);
     assert.equal(readFileSync(file, "utf8"), out);

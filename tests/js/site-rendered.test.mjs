@@ -14,8 +14,7 @@
 //   script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a collapsed callout
 //   when it opens, each in the place kept for it (within 2 px, at both sizes).  Every page looks the
 //   same (each element's box and look) with the purged stylesheets as with Quarto's whole ones, with
-//   callouts open, the phone's menu open, the search open and in dark mode; every element lies where
-//   it would without site.css's content-visibility, once drawn, and a link into the module page
+//   callouts open, the phone's menu open, the search open and in dark mode; a link into the module page
 //   (an address, a link in it, a reload, and a reload after scrolling down) lands its target below
 //   the navbar and it stays; on a phone each diagram keeps a readable width and scrolls sideways;
 //   the site search lists a term's pages and opens the one chosen, its heading in view; its
@@ -240,11 +239,8 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
         const {context, page, problems, readyMs} = await openPage(browser, site.origin, path, screen);
         try {
           (report.pages[path] ??= {})[screen.name] = {ready_ms: readyMs};
-          // every block of text laid out, as after a jump (site.css draws a block only near the
-          // screen): the whole page in its screenshot, and every block measured by the checks below;
-          // and in the screenshot, every figure loaded (each kept in its place until near the screen)
+          // in the screenshot, every figure loaded (each kept in its place until near the screen)
           await page.evaluate(async () => {
-            document.documentElement.classList.add("all-blocks-laid-out");
             await Promise.all([...document.images].map((img) => { img.loading = "eager"; return img.decode().catch(() => null); }));
           });
           const shot = join(OUT, "screenshots", `${path.replace(/\.html$/, "").replaceAll("/", "_")}-${screen.width}.png`);
@@ -293,10 +289,8 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
   });
 
   await t.test("the module page: a link into the page lands its target at the top of the screen, below the navbar, and it stays there, on a projector and a phone", async () => {
-    // (site.css lays the text's blocks out only near the screen, each keeping a two-line place until
-    // then; before a jump every block is laid out: blocks_laid_out_before_a_jump in
-    // the post-render.  Measured as a reader sees it, with no scrolling by the test: once the
-    // page has settled, and again a second later, after the blocks around the target are drawn.)
+    // (measured as a reader sees it, with no scrolling by the test: once the page has settled, and
+    // again a second later, after the demos and figures around the target are drawn)
     const IDS = ["s2-rnn", "s4-bptt", "eq-direct-path", "s6-measuring", "s7-sampling"];
     const settled = (page) => page.evaluate(async () => {
       await document.fonts.ready;
@@ -352,15 +346,6 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
         await settled(page);
         const [after] = await where(page, "s5-lstm");
         assert.ok(Math.abs(after - before) < 3, `after a reload #s5-lstm is at ${Math.round(after)} px, before it at ${Math.round(before)} px, at ${screen.width} px`);
-        // and where the browser does not put the page back itself (it may keep a place saved before
-        // the blocks above grew), the page's own note of the place does (blocks-laid-out-before-a-jump.js)
-        await page.evaluate(() => { history.scrollRestoration = "manual"; document.getElementById("s4-bptt").scrollIntoView(); });
-        await settled(page);
-        const [before2] = await where(page, "s4-bptt");
-        await page.reload({waitUntil: "load"});
-        await settled(page);
-        const [after2] = await where(page, "s4-bptt");
-        assert.ok(Math.abs(after2 - before2) < 3, `after a reload with the browser's restoring off, #s4-bptt is at ${Math.round(after2)} px, before it at ${Math.round(before2)} px, at ${screen.width} px`);
         // and as a reader gets there: down the page with the mouse wheel, past demos drawn on the
         // way, then a reload: the text on the screen is the same, where it was
         await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
@@ -563,7 +548,6 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
       // the formulas are MathML the browser draws, in the math font the page asks for in its head
       // (the math-font pass): every one drawn with a box, none in another font
       const math = await page.evaluate(async () => {
-        document.documentElement.classList.add("all-blocks-laid-out");
         await document.fonts.ready;
         const formulas = [...document.querySelectorAll("main math")];
         return {
@@ -691,46 +675,6 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
     }
   });
 
-  await t.test("every block of text lies where it would without content-visibility, once drawn", async () => {
-    // (site.css lays the text's blocks out only near the screen, with layout containment: here every
-    // element's box, after a reader's scroll through the page, is compared with the same page with
-    // every block laid out, as the post-render's script does before a jump)
-    const differences = [];
-    for (const path of pages) {
-      for (const screen of SCREENS) {
-        const boxes = [];
-        for (const contained of [true, false]) {
-          const {context, page, requests} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
-          try {
-            await page.emulateMedia({reducedMotion: "reduce"});
-            if (!contained) await page.addInitScript(() => document.documentElement.classList.add("all-blocks-laid-out"));
-            await page.goto(`${site.origin}/${path}`, {waitUntil: "load"});
-            await ready(page, requests);
-            if (!(await page.locator("main section").count())) break;
-            await openEverything(page, requests);
-            await page.evaluate(async () => {
-              const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-              for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) { scrollTo(0, y); await frames(); }
-              scrollTo(0, 0); await frames();
-            });
-            boxes.push(await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => !e.closest("svg") || e.tagName === "svg").map((e) => {
-              const r = e.getBoundingClientRect();
-              return `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""} ${[r.x, r.y, r.width, r.height].map((v) => Math.round(v)).join(",")}`;
-            })));
-          } finally {
-            await context.close();
-          }
-        }
-        if (boxes.length < 2) continue;
-        const [contained, free] = boxes;
-        const at = contained.findIndex((b, i) => b !== free[i]);
-        if (contained.length !== free.length || at >= 0)
-          differences.push(`${path} at ${screen.width} px: element ${at} of ${contained.length}: ${contained[at]} (every block laid out: ${free[at]})`);
-      }
-    }
-    assert.deepEqual(differences, [], "elements that content-visibility moves");
-  });
-
   await t.test("every page looks the same with the purged stylesheets as with Quarto's whole ones", async () => {
     // (the purge-css pass: the pages link to <sheet>.used.css; here a second context is served
     // Quarto's whole sheet under that name, and every element's box and look is compared, in the
@@ -753,9 +697,6 @@ test("the rendered site: every page offline, on a projector and a phone", {skip,
           try {
             await page.emulateMedia({reducedMotion: "reduce"});
             if (state.dark) await context.addInitScript(() => localStorage.setItem("quarto-color-scheme", "alternate"));
-            // every element drawn, so that no box depends on how near the screen it has been (site.css)
-            await page.addInitScript(() => document.addEventListener("DOMContentLoaded", () => document.head.append(
-              Object.assign(document.createElement("style"), {textContent: "* { content-visibility: visible !important; }"}))));
             if (!purged) await context.route(/\.used(\.min)?\.css$/, async (route) => route.fulfill({
               response: await route.fetch({url: route.request().url().replace(/\.used(\.min)?\.css$/, "$1.css")})}));
             await page.goto(`${site.origin}/${path}`, {waitUntil: "load"});

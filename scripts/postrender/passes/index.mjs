@@ -2,7 +2,7 @@
 // reads what another changes:
 // - search-index first, while the pages still hold the OJS source it takes out of the index;
 // - ojs-on-demand before hidden-cell-code and before deferred-head-scripts (it removes the runtime's tag);
-// - dom-ready-in-turns and blocks-laid-out-before-a-jump after deferred-head-scripts, which would defer them;
+// - dom-ready-in-turns after deferred-head-scripts, which would move the scripts around it;
 // - the fonts and purge-css last but no-cdn: they read the pages as finished.
 import searchIndex from "./search-index.mjs";
 import ojsOnDemand from "./ojs-on-demand.mjs";
@@ -10,7 +10,6 @@ import minifiedOjsRuntime from "./minified-ojs-runtime.mjs";
 import hiddenCellCode from "./hidden-cell-code.mjs";
 import deferredHeadScripts from "./deferred-head-scripts.mjs";
 import domReadyInTurns from "./dom-ready-in-turns.mjs";
-import blocksLaidOutBeforeAJump from "./blocks-laid-out-before-a-jump.mjs";
 import searchOnFirstUse from "./search-on-first-use.mjs";
 import tippyOnFirstHover from "./tippy-on-first-hover.mjs";
 import iconFontsEarly from "./icon-fonts-early.mjs";
@@ -29,7 +28,7 @@ import noCdn from "./no-cdn.mjs";
 export const PASSES = [
   searchIndex,
   ojsOnDemand, minifiedOjsRuntime, hiddenCellCode,
-  deferredHeadScripts, domReadyInTurns, blocksLaidOutBeforeAJump,
+  deferredHeadScripts, domReadyInTurns,
   searchOnFirstUse, tippyOnFirstHover, iconFontsEarly, headingAnchors,
   sizedLazyImages, calloutButtons, focusableFigures, darkThemeOnDemand,
   typesetMath, siteStamp,
