@@ -303,7 +303,8 @@ def test_quick_build_end_to_end(tmp_path):
     cmd = [sys.executable, "-m", "scripts.build", "--settings", "quick", "--out", str(out),
            "--device", "cpu", "--corpus", str(CORPUS)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))    # run from elsewhere: the build must not depend on cwd
-    r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    # (no time limit: on a loaded machine the quick build may take several times its usual minute)
+    r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     d = results.load_results(M3, out / "data" / M3.id / "results.json")
     p = d["provenance"]
@@ -321,7 +322,7 @@ def test_quick_build_end_to_end(tmp_path):
     assert snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
     if results.lab_source_sha256(M3) == p["lab_source_sha256"]:
-        r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
         assert r.returncode == 0 and "up to date" in r.stdout, r.stdout[-2000:]
 
 

@@ -354,7 +354,7 @@ def rendered():
     if shutil.which("quarto") is None or shutil.which("node") is None:
         pytest.skip("the `quarto` and `node` commands are needed to render the site")
     res = subprocess.run(["node", str(ROOT / "tests" / "js" / "site-render.mjs")], cwd=ROOT,
-                         capture_output=True, text=True, timeout=900)
+                         capture_output=True, text=True)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     site = Path(json.loads(res.stdout.strip().splitlines()[-1])["site"])
     out = {}

@@ -36,7 +36,7 @@ test("handout links are placed once, after their anchor", () => {
   assert.equal(withLinks(html, /nothing/, "x"), null);
 });
 
-test("make handouts: the module page and the deck as PDFs, read back", {skip, timeout: 900_000}, async (t) => {
+test("make handouts: the module page and the deck as PDFs, read back", {skip}, async (t) => {
   const {site: rendered} = await renderedSite();
   const work = mkdtempSync(join(tmpdir(), "handouts-"));
   t.after(() => rmSync(work, {recursive: true, force: true}));

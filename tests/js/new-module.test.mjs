@@ -34,7 +34,7 @@ function copyProject() {
   return {base, project};
 }
 
-test("make module writes, builds and renders a second module; nothing else changes", {timeout: 600_000}, async (t) => {
+test("make module writes, builds and renders a second module; nothing else changes", async (t) => {
   const {base, project} = copyProject();
   t.after(() => rmSync(base, {recursive: true, force: true}));
   run("make", ["-s", "module", `ID=${NEW_ID}`, "TITLE=Template Check"], project);

@@ -35,7 +35,7 @@ function harnessPage(script) {
 const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chromium)`
   : !existsSync(VENDOR) ? "vendor/ is missing (python3 -m scripts.vendor_js)" : false;
 
-test("offline: vendored Plot/Inputs/d3 load and the demo draws and reacts", {skip, timeout: 120_000}, async () => {
+test("offline: vendored Plot/Inputs/d3 load and the demo draws and reacts", {skip}, async () => {
   const page_ = harnessPage(compileOjsPage([readFileSync(SETUP, "utf8"), readFileSync(PARTIAL, "utf8")]));
   const site = await serve(ROOT, {[HARNESS]: page_});
   const {browser, page, problems} = await openOffline(site.origin);

@@ -116,7 +116,7 @@ test("the post-render's contract: every pass changes every page it targets on th
   assert.deepEqual(PASSES.map((p) => p.name).filter((n) => !PLANTS[n]), ["math-font"], "every pass but math-font has a planted change");
 });
 
-test("the post-render's contract: each pass stops, naming itself and the page, on a planted change of Quarto's markup", {skip, timeout: 600_000}, async () => {
+test("the post-render's contract: each pass stops, naming itself and the page, on a planted change of Quarto's markup", {skip}, async () => {
   const rendered = await renderedSite();
   const {dir} = rawSite(rendered);
   const cache = new Cache(join(dir, ".cache"));

@@ -104,7 +104,7 @@ test("an OJS cell's source leaves the result's text; the prose around it stays",
 
 const skip = onPath("quarto") ? false : "quarto is not on PATH: there is no rendered index to check";
 
-test("the rendered site's search index: no TeX in any result, no slide, the pages all there", {skip, timeout: 900_000}, async () => {
+test("the rendered site's search index: no TeX in any result, no slide, the pages all there", {skip}, async () => {
   const {site} = await renderedSite();
   const file = join(site, "search.json");
   assert.ok(existsSync(file), "no search.json in the rendered site");

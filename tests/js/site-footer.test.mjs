@@ -78,7 +78,7 @@ test("the site-stamp pass fills both footer spans, the provenance on a module's 
 
 const skip = onPath("quarto") ? false : "quarto is not on PATH: the rendered site cannot be built here";
 
-test("every page's footer: version, Quarto, provenance, source and issue links; sitemap and 404", {skip, timeout: 900_000}, async () => {
+test("every page's footer: version, Quarto, provenance, source and issue links; sitemap and 404", {skip}, async () => {
   const {site} = await renderedSite();
   const quarto = readFileSync(join(ROOT, ".quarto-version"), "utf8").trim();
   const walk = (d) => readdirSync(d, {withFileTypes: true}).flatMap((e) => e.isDirectory()

@@ -117,7 +117,7 @@ test("the checker finds a broken file, a missing anchor, a root-relative link an
 
 const skip = onPath("quarto") ? false : "quarto is not on PATH: the rendered site cannot be built here";
 
-test("every internal link and anchor of the rendered site resolves; every outside link is listed", {skip, timeout: 900_000}, async () => {
+test("every internal link and anchor of the rendered site resolves; every outside link is listed", {skip}, async () => {
   const {dir, site} = await renderedSite();
   const siteUrl = /^\s*site-url:\s*(\S+)/m.exec(readFileSync(join(dir, "_quarto.yml"), "utf8"))?.[1] ?? null;
   const {broken, outside} = checkLinks(site, siteUrl);

@@ -123,7 +123,7 @@ function measureSlide(page, i) {
   }, i);
 }
 
-test("the briefing deck renders and works with no network", {skip, timeout: 900_000}, async (t) => {
+test("the briefing deck renders and works with no network", {skip}, async (t) => {
   const {site} = await renderedSite();
   const html = readFileSync(join(site, DECK), "utf8");
   assert.match(html, /Reveal\.initialize/, "slides.html is a reveal.js deck");
