@@ -97,7 +97,7 @@ async function localPage(browser, origin, viewport) {
 }
 
 // every demo's cell has the class demo (its partial's `//| classes: demo <name>`); a test holds every
-// page to it (tests/js/site-rendered.test.mjs)
+// page to it (tests/js/site-pages.test.mjs)
 const DEMOS = "div.cell.demo";
 // a demo has drawn when its box holds a chart with marks, or shows an OJS error
 const DONE = "svg path, svg rect, svg circle, canvas, .observablehq--error";

@@ -684,7 +684,7 @@ def test_formatting_lives_in_one_place():
 
 
 # --------------------------------------------------------------------------------------------
-# The rendered site (Quarto, Chromium, axe-core): tests/js/site-rendered.test.mjs
+# The rendered site (Quarto, Chromium, axe-core): tests/js/site-*.test.mjs (site-browser-checks.mjs)
 # --------------------------------------------------------------------------------------------
 def test_themes_load_no_web_fonts():
     """cosmo and darkly @import Google Fonts unless $web-font-path is false: the site must work offline."""

@@ -94,7 +94,7 @@ export async function offlinePage(browser, origin, viewport = {width: 1280, heig
   page.on("pageerror", (err) => problems.pageErrors.push(String(err)));
   page.on("requestfailed", (req) => {
     // the browser's own fetch of the tab's icon, cut off when a test moves the page on before it
-    // ends, is no failure (tests/js/site-rendered.test.mjs checks that every page's icon loads)
+    // ends, is no failure (tests/js/site-pages.test.mjs checks that every page's icon loads)
     if (req.failure()?.errorText === "net::ERR_ABORTED" && /\/favicon\.(svg|ico)$/.test(req.url())) return;
     problems.failed.push(`${req.url()} (${req.failure()?.errorText})`);
   });

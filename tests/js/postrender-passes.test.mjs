@@ -6,7 +6,7 @@
 // the headings' AnchorJS links written in, SVG figures sized and lazy, the icon font cut to the icons
 // the site names, and no CDN left.  Each pass, on a page (or site) without the Quarto markup it
 // expects, stops with a ContractError naming itself and the page.  (The rendered site, with every
-// pass, is checked in a browser by site-rendered.test.mjs, and each pass against Quarto's real
+// pass, is checked in a browser by the site-*.test.mjs suites, and each pass against Quarto's real
 // markup by postrender-contract.test.mjs.)
 import {test} from "node:test";
 import assert from "node:assert/strict";

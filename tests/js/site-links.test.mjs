@@ -5,7 +5,7 @@
 //     /<repository>/, so "/x" would leave it);
 //   - every outside link, of the pages and of the student notebooks, is listed in external-links.txt,
 //     and every entry there is still linked from somewhere (the one place outside links are kept).
-// Static: the HTML as written, no browser (site-rendered.test.mjs opens the pages).
+// Static: the HTML as written, no browser (site-pages.test.mjs opens the pages).
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
