@@ -19,13 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build, claims, files, formatting, lab_source, paths, render_site, results
+from scripts import build, claims, files, lab_source, paths, render_site, results
 from scripts.paths import ROOT
 from tests.support import M3, fake_lab_results, fixture
 
 FIXTURE = M3.fixture
 COMMITTED = M3.results
-CORPUS = M3.corpus()
 
 
 
@@ -47,14 +46,23 @@ def built(tmp_path):
 # --------------------------------------------------------------------------------------------
 # the committed results
 # --------------------------------------------------------------------------------------------
-def committed_or_skip() -> dict:
-    if not COMMITTED.exists():
-        pytest.skip("data/baselines.json is not committed yet (the full-settings build writes it)")
+def committed() -> dict:
+    """The committed results; their absence is a failure (they are committed, never optional)."""
+    if not COMMITTED.is_file():
+        pytest.fail(f"{paths.rel(COMMITTED)} is missing: it is committed with the module; make it with "
+                    "`python3 -m scripts.build --settings full` and commit it", pytrace=False)
     return results.load_results(M3, COMMITTED)
 
 
+def require_lab_source() -> None:
+    """The lab source is committed: a test that needs it fails, never skips, when it is not there."""
+    if not M3.lab_source.is_file():
+        pytest.fail(f"{paths.rel(M3.lab_source)} is missing: the lab source is committed with the module",
+                    pytrace=False)
+
+
 def test_committed_results_have_provenance():
-    d = committed_or_skip()
+    d = committed()
     p = d["provenance"]
     assert p["settings"] == "full"
     for k in ("device", "torch", "python", "numpy", "git_commit", "started_at"):
@@ -69,13 +77,13 @@ def test_committed_results_have_provenance():
 
 
 def test_committed_results_are_not_stale():
-    committed_or_skip()
+    committed()
     s = results.staleness(M3, COMMITTED, "full", M3.figures_dir)
     assert s.fresh, s.message + " (run `python -m scripts.build --settings full` and commit the result)"
 
 
 def test_claims_hold_on_committed_results():
-    d = committed_or_skip()
+    d = committed()
     evaluated = claims.evaluate(M3, d)
     assert [c["name"] for c in evaluated] == [c.name for c in M3.build.claims.CLAIMS]
     assert not claims.failed(evaluated), claims.report(evaluated)
@@ -83,18 +91,24 @@ def test_claims_hold_on_committed_results():
     assert [(c["name"], c["holds"]) for c in d["claims"]] == [(c["name"], c["holds"]) for c in evaluated]
 
 
-def test_committed_figures_are_drawn_from_the_committed_data():
-    d = committed_or_skip()
-    svgs = {n: (M3.figures_dir / n).read_text(encoding="utf-8") for n in M3.build.plots.FIGURE_NAMES}
-    for svg in svgs.values():
-        assert svg.lstrip().startswith("<?xml") and "<svg" in svg
-    g, c = d["gradient_by_distance"], d["clipping_demo"]
-    grad = svgs["gradient-by-distance.svg"]
-    assert "LSTM, ‖∂L/∂(hₛ, cₛ)‖" in grad and "RNN, ‖∂L/∂hₛ‖" in grad
-    assert f"from {g['rnn_naive_norm_zero_distance']} back, a norm taken in" in svgs["gradient-rnn.svg"]
-    assert formatting.fmt_factor(g["lstm_rnn_ratio_at_50"]) in grad
-    assert f"{g['chunks']} validation chunks" in grad
-    assert f"{c['steps']} steps" in svgs["clipping-demo.svg"]
+@pytest.fixture(scope="module")
+def redrawn() -> dict[str, bytes]:
+    """The measured figures as the build draws them from the committed data: scripts/build.py passes the
+    results it writes (and, redrawing a missing figure, the results file it loads) to plots.draw_all."""
+    return M3.build.plots.draw_all(committed())
+
+
+@pytest.mark.parametrize("name", M3.build.plots.FIGURE_NAMES)
+def test_committed_figure_is_the_redraw_from_the_committed_data(redrawn, name):
+    """Byte for byte, as tests/test_figures.py checks the diagrams: a committed figure that is not what the
+    module's plotting code draws from the committed results is stale (or was drawn from other data)."""
+    figure = M3.figures_dir / name
+    redraw = ("`python3 -m scripts.build --settings full --no-run` (it redraws a missing figure from the committed "
+              "data without running the lab), then commit it")
+    assert figure.is_file(), f"{paths.rel(figure)} is missing: it is committed with the module; run {redraw}"
+    assert figure.read_bytes() == redrawn[name], (
+        f"{paths.rel(figure)} is not what {paths.rel(M3.dir / 'build' / 'plots.py')} draws from "
+        f"{paths.rel(COMMITTED)}: delete it and run {redraw}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -178,8 +192,7 @@ def test_staleness_detected_when_lab_source_changes(built, capsys, monkeypatch):
 def test_staleness_with_real_lab_source_copy(built, tmp_path, monkeypatch):
     """Point the lab source at an edited copy: the hash changes and the data is stale."""
     out, _ = built
-    if not M3.lab_source.exists():
-        pytest.skip("the lab source is not there yet")
+    require_lab_source()
     copy_ = tmp_path / "lab03_sequence_models.py"
     copy_.write_bytes(M3.lab_source.read_bytes() + b"\n# an edit\n")
     # the module is the one definition of its lab source: results and lab_source follow
@@ -291,17 +304,14 @@ def test_figures_are_labelled_svg():
 # end to end
 # --------------------------------------------------------------------------------------------
 @pytest.mark.slow
-def test_quick_build_end_to_end(tmp_path):
+def test_quick_build_end_to_end(tmp_path, corpus_path):
     """Execute the lab at quick settings with nbclient and write a complete, valid result set."""
-    if not M3.lab_source.exists():
-        pytest.skip("the lab source is not there yet")
-    if not CORPUS.exists():
-        pytest.skip(f"corpus not found at {CORPUS} (set LAB_CORPUS)")
+    require_lab_source()
     committed_before = snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES])
     sha_before = results.lab_source_sha256(M3)
     out = tmp_path / "quick"
     cmd = [sys.executable, "-m", "scripts.build", "--settings", "quick", "--out", str(out),
-           "--device", "cpu", "--corpus", str(CORPUS)]
+           "--device", "cpu", "--corpus", str(corpus_path)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))    # run from elsewhere: the build must not depend on cwd
     # (no time limit: on a loaded machine the quick build may take several times its usual minute)
     r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
@@ -537,10 +547,8 @@ def test_missing_corpus_is_refused_before_a_kernel_starts(tmp_path, monkeypatch,
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_the_lab_prints_one_line_exits_130_and_leaves_no_kernel(tmp_path):
-    corpus = M3.corpus()
-    if not corpus.is_file():
-        pytest.skip(f"the corpus is not at {corpus}")
+def test_ctrl_c_during_the_lab_prints_one_line_exits_130_and_leaves_no_kernel(tmp_path, corpus_path):
+    corpus = corpus_path
     out = tmp_path / "out"
     previous = {out / "data" / M3.id / "results.json": b"{}\n", out / "figures" / M3.id / "gradient-by-distance.svg": b"<svg/>"}
     for path, content in previous.items():

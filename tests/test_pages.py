@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scripts import course, paths
+from scripts import claims, course, paths, results
 from scripts.paths import ROOT
 from tests.support import M3, fixture, pandoc_ast
 
@@ -127,6 +127,54 @@ def plain_text(text: str) -> str:
     import pypandoc
 
     return pypandoc.convert_text(text, "plain", format="markdown", extra_args=["--wrap=none"])
+
+
+META_DATA = re.compile(r"\{\{<\s*meta\s+data\.([\w.\-]+)\s*>\}\}")
+
+
+def shown_values(page: Path, gen_root: Path, variables: dict) -> dict[str, list[str]]:
+    """What the expanded page shows at each of its {{< meta data.KEY >}}: KEY -> the text at each place, read
+    off the page with its values filled in against the same page with the shortcodes left in, so that a check
+    of a value names the data key it comes from and assumes none of the page's words."""
+    template, text = expand(page, gen_root, None), expand(page, gen_root, variables)
+    parts = META_DATA.split(template)                 # text, key, text, key, ..., text
+    literals, keys = parts[0::2], parts[1::2]
+    assert all(literals[1:-1]), f"{page.name}: two meta shortcodes side by side cannot be told apart"
+    pattern = "([^\n]*?)".join(re.escape(lit) for lit in literals)
+    m = re.fullmatch(pattern, text, flags=re.S)
+    assert m, f"{page.name}: the expanded page is not the page with its meta values filled in"
+    shown: dict[str, list[str]] = {}
+    for key, value in zip(keys, m.groups()):
+        shown.setdefault(key, []).append(value)
+    return shown
+
+
+def assert_shown(shown: dict[str, list[str]], expected: dict[str, str]) -> None:
+    """Each data key is on the page, and every place it is shows exactly the expected text."""
+    for key, value in expected.items():
+        assert key in shown, f"the page no longer shows data.{key}"
+        assert set(shown[key]) == {value}, f"data.{key}: the page shows {shown[key]}, not {value!r}"
+
+
+def math_of(text: str) -> list[str]:
+    """The TeX of every math span in a Markdown text, as pandoc parses it (the prose around them left out)."""
+    found = []
+    walk(pandoc_ast(text)["blocks"], lambda n: found.append(n["c"][1]) if n.get("t") == "Math" else None)
+    return found
+
+
+def prose_numbers(text: str) -> list[str]:
+    """The numbers of a Markdown text outside its math and code, in order (their words left out)."""
+    words = []
+    walk(pandoc_ast(text)["blocks"], lambda n: words.append(n["c"]) if n.get("t") == "Str" else None)
+    return re.findall(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d)", " ".join(words))
+
+
+def results_row(table: str, key: str, data: dict) -> list[str]:
+    """The cells of model `key`'s row of the generated results table (found by the label the data gives it)."""
+    start = "| " + data["models"][key]["label"].split(",")[0].replace("≤", "$\\le$")
+    line = next(line for line in table.splitlines() if line.startswith(start))
+    return [c.strip() for c in line.strip("|").split("|")]
 
 
 @pytest.fixture(scope="module")
@@ -493,11 +541,11 @@ def test_worked_examples_match_the_spec(gen):
     out, _ = gen
     one = (out / GENERATED_REL / "_worked-one-unit.md").read_text(encoding="utf-8")
     for s in ["at most 0.9", "0.9^{50} = 0.005", "2^{20} \\approx 10^{6}", "(1 - 0.81) \\times 2 = 0.38",
-              "0.38^{20} \\approx 4 \\times 10^{-9}", "the lab's `rnn_cell_step`"]:
+              "0.38^{20} \\approx 4 \\times 10^{-9}", "`rnn_cell_step`"]:
         assert s in one, s
     temp = (out / GENERATED_REL / "_worked-temperature.md").read_text(encoding="utf-8")
     for s in ["(0.867,\\ 0.117,\\ 0.016)", "(0.665,\\ 0.245,\\ 0.090)", "(0.506,\\ 0.307,\\ 0.186)",
-              "$(4, 2, 0)$", "$(1, 0.5, 0)$", "(@eq-temperature)", "20,000 draws by `sample_with_temperature`"]:
+              "$(4, 2, 0)$", "$(1, 0.5, 0)$", "(@eq-temperature)", "20,000", "`sample_with_temperature`"]:
         assert s in temp, s
     assert not re.search(r"Equation\s+\d", temp), "the caption cross-references the equation, not a typed number"
 
@@ -536,9 +584,12 @@ def test_section_4_answer_computes_from_the_numbers_it_shows(tmp_path):
     p.write_text(json.dumps(data))
     run_site_data(tmp_path / "site", p)
     answer = (tmp_path / "site" / GENERATED_REL / "_answer-saturation.md").read_text(encoding="utf-8")
-    assert "h^2 > 1 - 1/6.0 = 0.833$ and $|h| > 0.91$" in answer
-    assert "about 1.5, so" in answer                       # atanh(0.91) = 1.53
-    assert "(1 - 0.98) \\times 6.0 \\approx 0.12$" in answer and "about 8 per character" in answer
+    math = math_of(answer)
+    assert "h^2 > 1 - 1/6.0 = 0.833" in math and "|h| > 0.91" in math
+    assert "(1 - 0.98) \\times 6.0 \\approx 0.12" in math
+    numbers = prose_numbers(answer)
+    assert "1.5" in numbers                                # the pre-activation: atanh(0.91) = 1.53
+    assert "8" in numbers                                  # the factor lost per character: 1/0.12 = 8.3
 
 
 def test_glossary_anchors_exist_for_every_link(gen):
@@ -623,36 +674,41 @@ def test_no_measured_number_is_typed_into_a_page(gen, tmp_path):
 
 
 def test_pages_show_the_datas_values(gen, module_text):
+    """Each measured value the briefing shows is the fixture's, formatted, at the data key it comes from."""
     out, v = gen
     data = fixture()
     text = plain_text(module_text)
     table = (out / GENERATED_REL / "_results-table.md").read_text(encoding="utf-8")
     for key in ["uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm"]:
         row = data["models"][key]
-        line = next(l for l in table.splitlines() if l.startswith("| " + row["label"].split(",")[0].replace("≤", "$\\le$")))
-        cells = [c.strip() for c in line.strip("|").split("|")]
+        cells = results_row(table, key, data)
         nats, ppl, bpc = float(cells[2]), float(cells[3].replace(",", "")), float(cells[4])
         assert abs(nats - row["test_nats"]) <= 0.5e-4
         assert abs(ppl - row["perplexity"]) <= 0.5e-2
         assert abs(bpc - row["bpc"]) <= 0.5e-2
         assert cells[2] in text and cells[4] in text
-    g = data["gradient_by_distance"]
-    assert f"\\lVert W \\rVert \\approx$ {g['rnn_spectral_norm_W']:.1f}" in module_text
-    assert f"about {g['rnn_naive_norm_zero_distance']} characters back" in module_text
-    assert f"average {g['forget_gate']['mean']:.3f} over" in module_text
-    c = data["clipping_demo"]
-    assert f"training loss of {c['unclipped']['final_loss']:.2f} nats" in module_text
-    assert f"ended at {c['clipped']['final_loss']:.2f}." in module_text
-    m = data["models"]
-    assert f"the LSTM by {m['best_ngram']['test_nats'] - m['lstm']['test_nats']:.2f} nats" in module_text
-    assert f"{m['lstm']['parameters']:,} parameters" in module_text
+    g, c, m = data["gradient_by_distance"], data["clipping_demo"], data["models"]
+    assert_shown(shown_values(MODULE_PAGE, out, v), {
+        "gradient.spectral_W": f"{g['rnn_spectral_norm_W']:.1f}",
+        "gradient.naive_norm_zero": str(g["rnn_naive_norm_zero_distance"]),
+        "gradient.forget_mean": f"{g['forget_gate']['mean']:.3f}",
+        "clipping.unclipped_final": f"{c['unclipped']['final_loss']:.2f}",
+        "clipping.clipped_final": f"{c['clipped']['final_loss']:.2f}",
+        "compare.lstm_lead_nats": f"{m['best_ngram']['test_nats'] - m['lstm']['test_nats']:.2f}",
+        "models.lstm.params": f"{m['lstm']['parameters']:,}",
+    })
     s = f"{g['rnn_spectral_norm_W']:.1f}"
-    assert f"1 - 1/{s} = {1 - 1 / float(s):.3f}" in module_text, "section 4's answer computes with the data's norm"
-    assert "Provenance:" in module_text and data["provenance"]["device"] in module_text
-    assert data["provenance"]["torch"] in module_text and data["provenance"]["started_at"] in module_text
+    assert f"h^2 > 1 - 1/{s} = {1 - 1 / float(s):.3f}" in math_of(module_text), \
+        "section 4's answer computes with the data's norm"
+    provenance = re.findall(r"^::: \{\.provenance\}\n(.*?)\n:::$", module_text, flags=re.M | re.S)
+    assert provenance, "the results table has its provenance"
+    for key in ("device", "torch", "started_at"):
+        assert any(data["provenance"][key] in p for p in provenance), key
 
 
 def test_changing_the_data_changes_the_page(tmp_path):
+    """Changed data, rebuilt page data: the page shows the new values where it shows each key, and the
+    fixture's are gone (the expected texts are computed here by hand, not by scripts/formatting.py)."""
     data = fixture()
     changed = copy.deepcopy(data)
     changed["models"]["lstm"]["test_nats"] = 1.4321
@@ -665,12 +721,19 @@ def test_changing_the_data_changes_the_page(tmp_path):
     out = tmp_path / "site"
     variables = run_site_data(out, p)
     text = expand(MODULE_PAGE, out, variables)
-    assert "| 1.4321 | 4.19 |" in text and "| 1.6114 |" not in text
-    assert "5.01" not in text and "4.19" in text
-    assert "\\approx$ 3.7" in text and "1 - 1/3.7 = 0.730" in text and "|h| > 0.85" in text
-    assert "average 0.810 over" in text and "0.810⁵⁰ ≈ 2.7 × 10⁻⁵" in text          # 0.81^50 = 2.7e-05
-    assert "training loss of nan nats" in text
-    assert f"the LSTM by {1.8326 - 1.4321:.2f} nats" in text
+    lstm = results_row((out / GENERATED_REL / "_results-table.md").read_text(encoding="utf-8"), "lstm", changed)
+    assert lstm[2:4] == ["1.4321", "4.19"]
+    assert "1.6114" not in text and "5.01" not in text        # the fixture's LSTM nats and perplexity
+    assert_shown(shown_values(MODULE_PAGE, out, variables), {
+        "models.lstm.ppl": "4.19",
+        "gradient.spectral_W": "3.7",
+        "gradient.forget_mean": "0.810",
+        "gradient.forget_mean_pow_50": "2.7 × 10⁻⁵",                 # 0.81^50 = 2.7e-05
+        "clipping.unclipped_final": "nan",                          # a diverged run: no finite loss
+        "compare.lstm_lead_nats": f"{1.8326 - 1.4321:.2f}",
+    })
+    math = math_of(text)                                            # section 4's answer, with the new norm
+    assert "h^2 > 1 - 1/3.7 = 0.730" in math and "|h| > 0.85" in math
 
 
 def test_formatting_lives_in_one_place():
@@ -714,35 +777,52 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
         return f"{mant}e{exp:+03d}"
     assert sci(v["gradient"]["forget_mean_pow_50"]) == printed["pow"]
     assert sci(v["gradient"]["lstm_fall_50"]) == printed["fall"]
-    assert f"average {mean:.3f} over" in box and f"{mean:.3f}⁵⁰ ≈ {v['gradient']['forget_mean_pow_50']}" in box
-    assert f"to about {v['gradient']['lstm_fall_50']} of its value" in box
+    assert_shown(shown_values(MODULE_PAGE, *gen), {"gradient.forget_mean": f"{mean:.3f}",
+                                                   "gradient.forget_mean_pow_50": v["gradient"]["forget_mean_pow_50"],
+                                                   "gradient.lstm_fall_50": v["gradient"]["lstm_fall_50"]})
+    assert f"{mean:.3f}⁵⁰ ≈ {v['gradient']['forget_mean_pow_50']}" in box     # the gate's power, as computed
+    assert v["gradient"]["lstm_fall_50"] in box
     for key in ("direct_median", "direct_share_05", "direct_share_01", "direct_carried", "direct_kept_share"):
         assert v["gradient"][key] in box, key
     assert v["gradient"]["direct_verdict"] in box.replace("’", "'")
     assert "rides on the gates" not in box
 
 
-def test_the_part_a_box_says_what_the_bound_cannot_explain_before_the_float32_facts(module_ast):
-    """Issue 17: 'The bound ... cannot explain that' follows the constant-factor fall it is about, not the float32
-    sentence; and the box says only what the lab tests: no distance with every entry 0 in every chunk."""
+def committed_claims() -> dict[str, bool]:
+    """Each claim of the module's build, and whether it holds on the committed data (whose absence fails)."""
+    return {c["name"]: c["holds"] for c in claims.evaluate(M3, results.load_results(M3))}
+
+
+def test_the_part_a_box_says_what_the_bound_cannot_explain_before_the_float32_facts(module_ast, gen):
+    """Issue 17: the sentence on the bound (it names ||W||) follows the constant-factor fall it is about (the
+    sentence with the measured factor), not the float32 facts (the sentence with the distance from which a
+    float32 norm reads 0); and what the box states is what the build's claims check, which hold on the data."""
+    _, v = gen
     box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
                if "What Lab 3 Measured in Exercise 3A" in title)
-    fall, bound, float32 = (box.index(s) for s in ("across the whole chunk.", "alone cannot explain that fall;",
-                                                    "32-bit floating point"))
-    assert fall < bound < float32
+    sentences = re.split(r"(?<=[.;])\s+", box)
+    at = lambda s: [i for i, sentence in enumerate(sentences) if s in sentence]  # noqa: E731
+    fall, float32 = at(v["gradient"]["factor_per_character"]), at(f"{v['gradient']['naive_norm_zero']} characters")
+    assert fall and float32, "the box shows the measured factor per character and where a float32 norm reads 0"
+    assert any(fall[0] < i < float32[0] for i in at("\\lVert W \\rVert")), \
+        "the bound's sentence comes between the constant-factor fall and the float32 facts"
     assert "never becomes exactly 0" not in box
-    assert "At no distance within the chunk is every entry of the gradient exactly 0 in every chunk" in box
+    held = committed_claims()
+    for name in ("rnn_gradient_falls_by_a_constant_factor_per_character",
+                 "rnn_gradient_never_exactly_zero_within_the_chunk", "naive_float32_norm_reads_zero"):
+        assert held.get(name), f"the box states {name}, which does not hold on the committed data"
 
 
 def test_the_clipping_figures_alt_text_says_what_the_claims_check():
     """Issue 17: the unclipped loss spikes, then falls back, ending above the uniform guess (it does not simply
-    'rise'); each part is a claim the build checks."""
+    'rise'); each part is a claim the build checks, and holds on the committed data the figure is drawn from."""
     page = MODULE_PAGE.read_text(encoding="utf-8")
     alt = re.search(r"figures/[\w-]+/clipping-demo\.svg\)\{fig-alt=\"([^\"]*)\"", page).group(1)
-    assert "rises" not in alt and "spikes, then falls back but ends above the uniform guess" in alt
-    names = {c.name for c in M3.build.claims.CLAIMS}
-    assert {"unclipped_sgd_loss_spikes_then_falls_back", "unclipped_sgd_worse_than_uniform",
-            "clipped_sgd_far_better"} <= names
+    assert alt.strip() and "rises" not in alt
+    held = committed_claims()
+    for name in ("unclipped_sgd_loss_spikes_then_falls_back", "unclipped_sgd_worse_than_uniform",
+                 "clipped_sgd_far_better"):
+        assert held.get(name), f"the alt text states {name}, which does not hold on the committed data"
 
 
 def test_every_table_of_numbers_says_where_they_come_from(gen):

@@ -13,9 +13,24 @@ import pytest
 from scripts import paths, vendor_js
 
 ROOT = paths.ROOT
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
-needs_packages = pytest.mark.skipif(not all((paths.NODE_MODULES / name / "package.json").exists() for name in vendor_js.PINNED),
-                                    reason="the npm packages are not installed (npm ci)")
+# node and the pinned npm packages are part of the setup (`make setup`: npm ci): a test that needs them fails,
+# naming the fix, when they are missing; only the tests that need `quarto` may skip
+needs_node = pytest.mark.usefixtures("node_on_path")
+needs_packages = pytest.mark.usefixtures("npm_packages_installed")
+
+
+@pytest.fixture
+def node_on_path():
+    if shutil.which("node") is None:
+        pytest.fail("node is not on PATH (the pre-render vendoring runs it)", pytrace=False)
+
+
+@pytest.fixture
+def npm_packages_installed():
+    missing = [name for name in vendor_js.PINNED if not (paths.NODE_MODULES / name / "package.json").exists()]
+    if missing:
+        pytest.fail(f"the npm packages {', '.join(missing)} are not installed in {paths.rel(paths.NODE_MODULES)}: "
+                    "run `npm ci`", pytrace=False)
 
 
 def node(code: str, cwd=ROOT) -> str:
