@@ -88,11 +88,9 @@ export async function bringDemosNear(page) {
   }, DEMOS);
 }
 
-/** Wait until the math is typeset (if the browser does it), the OJS cells have run and fonts are in. */
+/** Wait until a deck is ready, the OJS cells have run and fonts are in (the formulas are MathML, typeset at render time). */
 export async function ready(page, requests) {
   await page.waitForFunction(() => !document.querySelector(".reveal") || window.Reveal?.isReady?.(), null, {timeout: 30_000});
-  await page.waitForFunction(() => !window.MathJax || window.MathJax.startup?.promise, null, {timeout: 30_000});
-  await page.evaluate(() => window.MathJax?.startup?.promise);
   await bringDemosNear(page);
   await page.waitForFunction((DEMOS) => [...document.querySelectorAll(DEMOS)]
     .every((d) => d.querySelector("svg, canvas") || d.querySelector(".observablehq--error")), DEMOS, {timeout: 30_000});

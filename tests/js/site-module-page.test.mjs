@@ -19,7 +19,7 @@ import {renderedSite} from "./site-render.mjs";
 import {plotPaths, offlinePage} from "./browser.mjs";
 import {SCREENS, MODULE_PAGE, skip, openSite, openPage, ready, writeReport} from "./site-browser-checks.mjs";
 
-test("the rendered site: the module page, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
+test("the rendered site: the module page, on a projector and a phone", {skip}, async (t) => {
   const {dir, renderSeconds, reused} = await renderedSite();
   const {site, browser, close} = await openSite(dir);
   t.after(close);

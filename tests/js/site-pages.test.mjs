@@ -101,7 +101,7 @@ async function demosOffScreen(page) {
   }, DEMOS);
 }
 
-test("the rendered site: every page offline, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
+test("the rendered site: every page offline, on a projector and a phone", {skip}, async (t) => {
   const {dir, renderSeconds, reused} = await renderedSite();
   const {site, browser, close} = await openSite(dir);
   t.after(close);

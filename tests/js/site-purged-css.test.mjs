@@ -61,7 +61,7 @@ async function toWholeSheets() {
   }));
 }
 
-test("the rendered site: the purged stylesheets, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
+test("the rendered site: the purged stylesheets, on a projector and a phone", {skip}, async (t) => {
   const {dir} = await renderedSite();
   const {site, browser, close} = await openSite(dir);
   t.after(close);

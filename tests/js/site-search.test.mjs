@@ -11,7 +11,7 @@ import {renderedSite} from "./site-render.mjs";
 import {offlinePage} from "./browser.mjs";
 import {SCREENS, MODULE_PAGE, skip, openSite, ready, openSearch} from "./site-browser-checks.mjs";
 
-test("the rendered site: the search, on a projector and a phone", {skip, timeout: 900_000}, async (t) => {
+test("the rendered site: the search, on a projector and a phone", {skip}, async (t) => {
   const {dir} = await renderedSite();
   const {site, browser, close} = await openSite(dir);
   t.after(close);

@@ -39,7 +39,7 @@ export function specAgenda(text) {
   return rows;
 }
 
-/** Open the deck and wait until reveal.js, MathJax and the demo are ready. */
+/** Open the deck and wait until reveal.js, its formulas (MathML) and the demo are ready. */
 async function openDeck(page, origin, query = "") {
   await page.goto(origin + DECK + query, {waitUntil: "load"});
   await page.waitForFunction(() => window.Reveal?.isReady(), null, {timeout: 60_000});
