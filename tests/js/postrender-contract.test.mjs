@@ -67,9 +67,6 @@ const PLANTS = {
   "heading-anchors": ["AnchorJS set up otherwise", (files) => {
     files[MODULE_PAGE] = files[MODULE_PAGE].replace("placement: 'right'", "placement: 'left'");
   }],
-  "sized-lazy-images": ["a figure's image without its class", (files) => {
-    files[MODULE_PAGE] = files[MODULE_PAGE].replaceAll("figure-img", "figure-image");
-  }],
   "callout-buttons": ["the callout toggle named otherwise", (files) => {
     files[MODULE_PAGE] = files[MODULE_PAGE].replaceAll('aria-label="Toggle callout"', 'aria-label="Open"');
   }],

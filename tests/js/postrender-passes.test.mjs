@@ -3,7 +3,7 @@
 // Quarto's minified runtime), the hidden source of echo: false cells left out, the head's scripts
 // deferred in the order they ran, DOMContentLoaded listeners in turns, every block laid out before a
 // jump, the navbar search and the hover previews made on first use, the icon fonts asked for early,
-// the headings' AnchorJS links written in, SVG figures sized and lazy, the icon font cut to the icons
+// the headings' AnchorJS links written in, the icon font cut to the icons
 // the site names, and no CDN left.  Each pass, on a page (or site) without the Quarto markup it
 // expects, stops with a ContractError naming itself and the page.  (The rendered site, with every
 // pass, is checked in a browser by the site-*.test.mjs suites, and each pass against Quarto's real
@@ -29,7 +29,6 @@ import searchOnFirstUse, {searchIconPath} from "../../scripts/postrender/passes/
 import tippyOnFirstHover from "../../scripts/postrender/passes/tippy-on-first-hover.mjs";
 import iconFontsEarly, {anchorRules} from "../../scripts/postrender/passes/icon-fonts-early.mjs";
 import headingAnchors, {anchorjsLink} from "../../scripts/postrender/passes/heading-anchors.mjs";
-import sizedLazyImages from "../../scripts/postrender/passes/sized-lazy-images.mjs";
 import iconFont from "../../scripts/postrender/passes/icon-font.mjs";
 import noCdn from "../../scripts/postrender/passes/no-cdn.mjs";
 import {PASSES} from "../../scripts/postrender/passes/index.mjs";
@@ -432,39 +431,6 @@ test("minified-ojs-runtime: Quarto's own minified runtime in place of the unmini
 });
 
 // ----------------------------------------------------------------------------------------------
-// sized-lazy-images
-
-const figure = (src, attrs = "") => `<div class="quarto-figure quarto-figure-center"><figure class="figure"><p><img src="${src}" class="img-fluid figure-img"${attrs}></p></figure></div>`;
-
-test("sized-lazy-images: SVG figures get their size and load near the screen", async () => {
-  const files = {
-    "figures/plot.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="574.02pt" height="308.22pt" viewBox="0 0 574.02 308.22"></svg>',
-    "figures/diagram.svg": '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 980 400" role="img"></svg>',
-    "m/index.html": `<html><head></head><body>${figure("../figures/plot.svg", ' alt="a plot"')}${figure("../figures/diagram.svg", ' alt="a diagram"')}`
-      + `${figure("../figures/photo.png", ' alt="not an SVG"')}${figure("../figures/plot.svg", ' width="10" alt="sized already"')}`
-      + `${figure("https://example.org/x.svg", ' alt="elsewhere"')}</body></html>`,
-  };
-  const {html, report} = await run(files, [sizedLazyImages]);
-  const tags = html["m/index.html"].match(/<img\b[^>]*>/g);
-  // points are 4/3 of a CSS pixel: the size the browser gives the file itself, so nothing moves when it arrives
-  assert.equal(tags[0], '<img src="../figures/plot.svg" class="img-fluid figure-img" alt="a plot" width="765" height="411" loading="lazy" decoding="async">');
-  assert.equal(tags[1], '<img src="../figures/diagram.svg" class="img-fluid figure-img" alt="a diagram" width="980" height="400" loading="lazy" decoding="async">');
-  assert.deepEqual(tags.slice(2), ['<img src="../figures/photo.png" class="img-fluid figure-img" alt="not an SVG">',
-    '<img src="../figures/plot.svg" class="img-fluid figure-img" width="10" alt="sized already">',
-    '<img src="https://example.org/x.svg" class="img-fluid figure-img" alt="elsewhere">']);
-  assert.deepEqual(report["sized-lazy-images"], {"m/index.html": 2});
-  const deck = deckOf(files["m/index.html"]);
-  assert.equal((await run({...files, "m/index.html": deck}, [sizedLazyImages])).html["m/index.html"], unchanged(deck));
-});
-
-test("sized-lazy-images: an SVG figure whose size cannot be read, or a figure's <img> Quarto marks otherwise, stops the render", async () => {
-  await stops(sizedLazyImages, {"m/index.html": `<html><body>${figure("../figures/missing.svg")}</body></html>`}, "m/index.html");
-  await stops(sizedLazyImages, {"figures/bad.svg": "<svg></svg>", "m/index.html": `<html><body>${figure("../figures/bad.svg")}</body></html>`}, "m/index.html");
-  await stops(sizedLazyImages, {"figures/d.svg": '<svg viewBox="0 0 9 9"></svg>',
-    "m/index.html": `<html><body>${figure("../figures/d.svg").replace(" figure-img", "")}</body></html>`}, "m/index.html");
-});
-
-// ----------------------------------------------------------------------------------------------
 // icon-font
 
 const python = process.env.PYTHON ?? "python3";
@@ -557,7 +523,7 @@ test("no-cdn: a site that names no CDN passes; a page that still does stops the 
 
 test("the passes in the pipeline's order on one Quarto-shaped page; a second run leaves the finished page alone", async () => {
   const names = ["ojs-on-demand", "hidden-cell-code", "deferred-head-scripts", "dom-ready-in-turns",
-    "search-on-first-use", "tippy-on-first-hover", "icon-fonts-early", "heading-anchors", "sized-lazy-images"];
+    "search-on-first-use", "tippy-on-first-hover", "icon-fonts-early", "heading-anchors"];
   const passes = PASSES.filter((p) => names.includes(p.name));
   assert.deepEqual(passes.map((p) => p.name), names, "passes/index.mjs's order");
   const head = `<!DOCTYPE html>\n<html lang="en"><head>\n<meta charset="utf-8">
@@ -573,9 +539,9 @@ test("the passes in the pipeline's order on one Quarto-shaped page; a second run
 <script type="module" src="../../site_libs/quarto-ojs/${RUNTIME}"></script>
 </head>`;
   const page = OJS_PAGE().replace(/^<html><head>[\s\S]*?<\/head>/, head)
-    .replace("<main>", `<nav><div id="quarto-search" class="" title="Search"></div></nav><main><section id="s" class="level2"><h2 class="anchored" data-anchor-id="s">S</h2>${figure("../../figures/d.svg")}<div class="cell">${HIDDEN}</div></section>`)
+    .replace("<main>", `<nav><div id="quarto-search" class="" title="Search"></div></nav><main><section id="s" class="level2"><h2 class="anchored" data-anchor-id="s">S</h2><div class="cell">${HIDDEN}</div></section>`)
     .replace("</body>", `${ANCHOR_PAGE.slice(ANCHOR_PAGE.indexOf('<script id="quarto-html-after-body"'), ANCHOR_PAGE.indexOf("</body>"))}</body>`);
-  const dir = tempSite({"modules/m/index.html": page, "figures/d.svg": '<svg viewBox="0 0 90 40"></svg>',
+  const dir = tempSite({"modules/m/index.html": page,
     "site_libs/quarto-search/autocomplete.umd.js": AUTOCOMPLETE, "site_libs/quarto-html/anchor.min.js": ANCHOR_JS});
   try {
     const report = await finishSite(siteOf(dir), passes);

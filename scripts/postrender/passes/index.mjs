@@ -14,7 +14,6 @@ import searchOnFirstUse from "./search-on-first-use.mjs";
 import tippyOnFirstHover from "./tippy-on-first-hover.mjs";
 import iconFontsEarly from "./icon-fonts-early.mjs";
 import headingAnchors from "./heading-anchors.mjs";
-import sizedLazyImages from "./sized-lazy-images.mjs";
 import calloutButtons from "./callout-buttons.mjs";
 import focusableFigures from "./focusable-figures.mjs";
 import darkThemeOnDemand from "./dark-theme-on-demand.mjs";
@@ -30,7 +29,7 @@ export const PASSES = [
   ojsOnDemand, minifiedOjsRuntime, hiddenCellCode,
   deferredHeadScripts, domReadyInTurns,
   searchOnFirstUse, tippyOnFirstHover, iconFontsEarly, headingAnchors,
-  sizedLazyImages, calloutButtons, focusableFigures, darkThemeOnDemand,
+  calloutButtons, focusableFigures, darkThemeOnDemand,
   typesetMath, siteStamp,
   mathFont, iconFont, purgeCss,
   noCdn,
