@@ -19,6 +19,8 @@ import {renderedSite} from "./site-render.mjs";
 import {plotPaths, offlinePage} from "./browser.mjs";
 import {SCREENS, MODULE_PAGE, skip, openSite, openPage, ready, writeReport} from "./site-browser-checks.mjs";
 
+const BYTES_BUDGET = 200_000;   // bytes sent (gzipped) at load, before any demo
+
 test("the rendered site: the module page, on a projector and a phone", {skip}, async (t) => {
   const {dir, renderSeconds, reused} = await renderedSite();
   const {site, browser, close} = await openSite(dir);
@@ -345,7 +347,9 @@ test("the rendered site: the module page, on a projector and a phone", {skip}, a
       report.module_page = {first_paint_ms: Math.round(fcp), bytes_sent: sent, bytes_unpacked: unpacked};
       t.diagnostic(`module page: first paint after ${Math.round(fcp)} ms; ` +
         `${(sent / 1e6).toFixed(2)} MB sent (${(unpacked / 1e6).toFixed(2)} MB unpacked) at load`);
-      assert.ok(sent <= 1.0e6, `the module page loads ${(sent / 1e6).toFixed(2)} MB; the budget for a phone is 1.0 MB`);
+      // a budget just above the page's own bytes, so that losing any one of the passes that cut them
+      // (purge-css, search-on-first-use, icon-font) puts the page over it (its bytes: report-module-page.json)
+      assert.ok(sent <= BYTES_BUDGET, `the module page loads ${(sent / 1e3).toFixed(0)} kB at load, over its budget of ${BYTES_BUDGET / 1e3} kB`);
     } finally {
       await context.close();
     }
