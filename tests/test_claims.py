@@ -412,3 +412,82 @@ def test_lab1_values_are_read_from_the_lab_source(tmp_path):
     in_lab = lab_source.lab_constant("LAB1_TEST_NATS", M3)
     assert M3.build.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
     assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.build.claims.CLAIMS[0].statement
+
+
+def by_distance(mutate) -> dict:
+    """The fixture with its direct_path_by_distance record changed by mutate(record)."""
+    d = copy.deepcopy(FIXTURE)
+    mutate(d["gradient_by_distance"]["direct_path_by_distance"])
+    return d
+
+
+@pytest.mark.parametrize("mutate, problem", [
+    (lambda r: r["count_above"][9].__setitem__(5, r["count_above"][9][4] + 1), "a count above a larger θ exceeds"),
+    (lambda r: r["count_above"][10].__setitem__(98, r["count_above"][9][98] + 1), "a count rises with the distance"),
+    (lambda r: r["count_above"].pop(), "one count per θ"),
+    (lambda r: r["distance"].__setitem__(0, 0), "distances 1 .. 199"),
+    (lambda r: r.__setitem__("products", r["products"] + 1), "share above 0.01 is"),
+    (lambda r: r["carried_fall"].__setitem__(49, r["carried_fall"][49] * 1.01), "the direct path carries"),
+])
+def test_direct_path_by_distance_must_be_consistent(mutate, problem):
+    name = "direct_path_by_distance_consistent"
+    assert holds(name, FIXTURE)
+    d = by_distance(mutate)
+    assert not holds(name, d)
+    assert problem in detail(name, d)
+
+
+def test_most_far_gradient_off_the_direct_path_at_its_edge():
+    """'Most of what reaches far does not travel the direct path': under half at each named distance, on the data."""
+    name = "most_far_gradient_off_the_direct_path"
+    assert holds(name, FIXTURE)
+    g = FIXTURE["gradient_by_distance"]
+    for k in M3.build.claims.DIRECT_PATH_FAR:
+        fall = g["lstm_grad_norm"][k] / g["lstm_grad_norm"][0]
+        at_half = by_distance(lambda r: r["carried_fall"].__setitem__(k - 1, 0.5 * fall))
+        assert not holds(name, at_half), k
+        assert f"at {k}" in detail(name, at_half)
+        assert holds(name, by_distance(lambda r: r["carried_fall"].__setitem__(k - 1, 0.499 * fall))), k
+
+
+def saturation(**changes) -> dict:
+    d = copy.deepcopy(FIXTURE)
+    d["gradient_by_distance"]["rnn_saturation"].update(changes)
+    return d
+
+
+def test_saturation_bound_and_the_answer_it_picks():
+    """Equation 8 with the measured derivatives: never below the measured factor (0.7 in the fixture), between the
+    mean derivative times ||W|| (5.2) and ||W||; above 1 the answer says the bound allows growth."""
+    name, verdict = "rnn_saturation_bound_consistent", M3.build.claims.saturation_bound_verdict
+    assert holds(name, FIXTURE) and verdict(FIXTURE["gradient_by_distance"]) == "growth"
+    assert holds(name, saturation(bound_factor_per_character=0.7, mean_tanh_derivative=0.1))
+    assert verdict(saturation(bound_factor_per_character=0.7, mean_tanh_derivative=0.1)["gradient_by_distance"]) == "vanishing"
+    assert verdict(saturation(bound_factor_per_character=1.0, mean_tanh_derivative=0.1)["gradient_by_distance"]) == "vanishing"
+    for changes, problem in (({"bound_factor_per_character": 0.69}, "below the measured"),
+                             ({"bound_factor_per_character": 5.21}, "must lie between"),
+                             ({"bound_factor_per_character": 1.5}, "must lie between")):   # 0.3 x 5.2 = 1.56
+        assert not holds(name, saturation(**changes)), changes
+        assert problem in detail(name, saturation(**changes))
+
+
+def test_prompts_samples_differ_needs_one_seed_each_and_no_long_shared_run():
+    name = "prompts_samples_differ"
+    assert holds(name, FIXTURE)
+    d = copy.deepcopy(FIXTURE)
+    a, b = (x for x in d["sampling"]["samples"] if x["strategy"] == "temperature" and x["tau"] == 1.0
+            and x["prompt_index"] in (0, 1))
+    text_b = b["text"]
+    a["text"] = "".join(chr(ord("A") + i % 26) for i in range(100))     # no run of its own repeated
+    b["text"] = text_b[:10] + a["text"][20:79] + text_b[10:]            # a 59-character run in common
+    assert holds(name, d), detail(name, d)
+    b["text"] = text_b[:10] + a["text"][20:80] + text_b[10:]            # 60
+    assert not holds(name, d) and "60 characters" in detail(name, d)
+    greedy = copy.deepcopy(FIXTURE)
+    g0, g1 = (x for x in greedy["sampling"]["samples"] if x["strategy"] == "greedy" and x["prompt_index"] in (0, 1))
+    g1["text"] = g0["text"]                                                   # greedy draws nothing at random
+    assert holds(name, greedy) and f"share up to {len(g0['text'])}" in detail(name, greedy)
+    seeds = copy.deepcopy(FIXTURE)
+    for x in seeds["sampling"]["samples"]:
+        x["seed"] = 0
+    assert not holds(name, seeds) and "prompts share a seed" in detail(name, seeds)

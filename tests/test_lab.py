@@ -332,18 +332,51 @@ def test_direct_path_products_multiply_the_last_gates_of_each_unit(lab):
     gates[0] = 0.0                                            # the first step is outside the last 5: no effect
     gates[:, 1, 2] = 1.0                                      # a unit that keeps everything
     gates[-1, 0, 1] = 0.1                                     # the last step counts
-    products = lab["direct_path_products"](gates, 5)
-    assert products.shape == (chunks, d_h) and products.dtype == torch.float64
+    every_k = lab["direct_path_products"](gates)                # index k - 1
+    assert every_k.shape == (T, chunks, d_h) and every_k.dtype == torch.float64
+    products = every_k[5 - 1]
     expected = torch.full((chunks, d_h), 0.5 ** 5, dtype=torch.float64)
     expected[1, 2], expected[0, 1] = 1.0, 0.5 ** 4 * 0.1
     torch.testing.assert_close(products, expected)
-    # the same as autograd through the cell update with the gates held fixed (the direct path)
-    c0 = torch.ones(chunks, d_h, dtype=torch.float64, requires_grad=True)
-    c = c0
-    for f in gates[-5:].double():
-        c = f * c + 0.3                                        # i * c_tilde: held fixed, no path back to c0
-    c.sum().backward()
-    torch.testing.assert_close(c0.grad, products)
+    # the same as autograd through the cell update with the gates held fixed (the direct path), at every k
+    for k in range(1, T + 1):
+        c0 = torch.ones(chunks, d_h, dtype=torch.float64, requires_grad=True)
+        c = c0
+        for f in gates[-k:].double():
+            c = f * c + 0.3                                    # i * c_tilde: held fixed, no path back to c0
+        c.sum().backward()
+        torch.testing.assert_close(c0.grad, every_k[k - 1])
+
+
+def test_direct_path_by_distance_counts_and_carries_at_every_distance(lab):
+    """Counts above each θ, by hand, and what the direct path alone carries, as direct_path_stats computes it."""
+    d_h = 2
+    gates = torch.tensor([[[0.9, 0.5]], [[0.8, 0.5]], [[1.0, 0.25]]])             # (T = 3, chunks = 1, d_h)
+    grads = torch.zeros(1, 3, 2 * d_h)
+    grads[0, 0] = torch.tensor([0.0, 0.0, 3.0, 4.0])                                # dL/dc_T = (3, 4), |g_0| = 5
+    products = lab["direct_path_products"](gates)              # k = 1: (1, 0.25); k = 2: (0.8, 0.125); k = 3: (0.72, 0.0625)
+    r = lab["direct_path_by_distance"](products, grads, [0.1, 0.5, 0.9])
+    assert r["distance"] == [1, 2] and r["products"] == 2 and r["theta"] == [0.1, 0.5, 0.9]
+    assert r["count_above"] == [[2, 1, 1], [2, 1, 0]]
+    for k in (1, 2):
+        stats = lab["direct_path_stats"](products[k - 1], grads, k)
+        assert math.isclose(r["carried_fall"][k - 1], stats["carried_fall"], rel_tol=1e-12)
+    assert math.isclose(r["carried_fall"][0], math.hypot(3 * 1.0, 4 * 0.25) / 5, rel_tol=1e-6)
+
+
+def test_tanh_saturation_measures_the_states_and_equation_8s_factor(lab):
+    """The share of |h| > 0.9, the mean of 1 - h^2 and the geometric mean of max(1 - h^2) ||W||, on a model whose
+    states are known: W = 0, U = 0, b gives h = tanh(b) at every step."""
+    model = lab["RNNLM"](65)
+    with torch.no_grad():
+        model.W.zero_(), model.U.zero_()
+        model.b.copy_(torch.tensor([3.0] * (model.d_h // 2) + [0.0] * (model.d_h - model.d_h // 2)))
+    x = torch.zeros(2, 4, dtype=torch.long)
+    s = lab["tanh_saturation"](model, x, 2.0)
+    h = math.tanh(3.0)                                          # 0.995: saturated; the other half at 0
+    assert math.isclose(s["share_abs_h_above_0.9"], 0.5)
+    assert math.isclose(s["mean_tanh_derivative"], ((1 - h * h) + 1.0) / 2, rel_tol=1e-6)
+    assert math.isclose(s["bound_factor_per_character"], 2.0, rel_tol=1e-9)   # some unit at 0 each step: max = 1
 
 
 def test_direct_path_stats_summarize_the_products_and_what_the_direct_path_carries(lab):

@@ -114,17 +114,34 @@ def test_results_table_and_provenance_line(data):
 
 def test_answer_saturation_computes_from_the_shown_norm(data):
     v = values(data)
-    text = PD.answer_saturation(v)
+    g = data["gradient_by_distance"]
+    text = PD.answer_saturation(v, g)
     # 1 - 1/5.2 = 0.8077 -> 0.808; sqrt(0.808) = 0.899 -> 0.90; atanh(0.90) = 1.47 -> 1.5;
     # 0.02 * 5.2 = 0.104 -> 0.10; 1 / 0.10 = 10
     for part in ("1 - 1/5.2 = 0.808", "|h| > 0.90", "only about 1.5", "\\approx 0.10$", "factor of about 10 per"):
         assert part in text, part
     for norm, sufficient in (("0.9", True), ("1.0", True), ("1.5", False)):    # "at most 1": vanishing for sure
-        v["gradient"]["spectral_W"] = norm
-        assert ("sufficient case for vanishing" in PD.answer_saturation(v)) is sufficient, norm
-    assert PD.answer_saturation(v | {"gradient": {"spectral_W": "0.9"}}) == (
+        assert ("sufficient case for vanishing" in PD.caricature(norm)) is sufficient, norm
+    assert PD.caricature("0.9") == (
         "With $\\lVert W \\rVert \\approx$ 0.9 the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for every $|h|$: "
         "this trained RNN is in the sufficient case for vanishing.\n")
+
+
+def test_answer_saturation_says_what_the_measured_saturation_gives(data):
+    """The answer's last paragraph: the measured saturation and Equation 8 with it, and the sentence the data picks
+    (above 1: the bound allows growth and the lab does not separate the causes; below: saturation alone forces it)."""
+    g = data["gradient_by_distance"]
+    g["rnn_saturation"].update({"share_abs_h_above_0.9": 0.4512, "mean_tanh_derivative": 0.3049,
+                                "bound_factor_per_character": 2.604})
+    text = PD.answer_saturation(values(data), g)
+    for part in ("What the lab measured: 45% of the entries", "averages 0.305", "gives 2.60 per character",
+                 "allows growth", "does not explain the fall of 0.700 per character", "the lab does not separate them"):
+        assert part in text, part
+    g["rnn_saturation"].update({"bound_factor_per_character": 0.85, "mean_tanh_derivative": 0.1})
+    text = PD.answer_saturation(values(data), g)
+    assert "gives 0.85 per character" in text and "enough to explain the vanishing" in text
+    assert "does not separate" not in text
+    assert set(PD.SATURATION_VERDICT) == set(PD.SATURATION_BOX) == {"growth", "vanishing"}
 
 
 def test_worked_example_rows():
@@ -169,7 +186,7 @@ def test_site_files_hold_the_variables_and_every_partial(data):
     # readable YAML: unicode as is, keys in the page's order, long lines unbroken
     assert 'ratio_at_50: 5.4 × 10¹' in variables
     assert [line.split(":")[0].strip() for line in variables.splitlines() if line.startswith("  ") and line[2].isalpha()] \
-        == ["models", "compare", "gradient", "clipping", "provenance"]
+        == ["models", "compare", "gradient", "clipping", "sampling", "provenance"]
     assert "    lab_compute: 10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
     one_unit = generated["_worked-one-unit.md"].splitlines()
     assert one_unit[0].startswith("| Case | One-step factor") and one_unit[1].startswith("|:---")
@@ -200,19 +217,20 @@ def test_check_names_missing_changed_and_left_over_files(tmp_path):
         str(M3.metadata_file), f"{M3.generated / '_old.md'} (no longer written)"]
 
 
-def test_the_lstm_boxs_derived_numbers_come_from_the_unrounded_data(data):
-    """0.7153^50 = 5.3e-08 (the shown 0.715^50 would be 5.2e-08, 0.72^50 7.4e-08): the notebook prints
-    forget_stats['mean'] ** 50 with .1e, the page shows the same two figures; the fall is index 50 over index 0."""
+def test_the_lstm_boxs_power_comes_from_the_mean_it_shows(data):
+    """The box shows the mean to three decimals and its 50th power: a reader who raises the shown 0.715 to the 50th
+    gets 5.2e-08, so the page says 5.2 × 10⁻⁸ (the unrounded 0.7153^50 would be 5.3e-08), as the notebook prints
+    round(mean, 3) ** 50; the fall is index 50 over index 0."""
     g = data["gradient_by_distance"]
     g["lstm_grad_norm"][0], g["lstm_grad_norm"][1], g["lstm_grad_norm"][50] = 0.4, 0.2, 5.9e-4   # 1.475e-3
     g["lstm_grad_norm"][51] = 1.0
     v = values(data)["gradient"]
-    assert f"{0.7153 ** 50:.1e}" == "5.3e-08" and v["forget_mean_pow_50"] == "5.3 × 10⁻⁸"
+    assert v["forget_mean"] == "0.715" and f"{0.715 ** 50:.1e}" == "5.2e-08" and v["forget_mean_pow_50"] == "5.2 × 10⁻⁸"
     assert f"{5.9e-4 / 0.4:.1e}" == "1.5e-03" and v["lstm_fall_50"] == "1.5 × 10⁻³"
     g["lstm_grad_norm"][50] = 5.6e-4                                        # 1.4e-3: index 50 over index 0
     assert values(data)["gradient"]["lstm_fall_50"] == "1.4 × 10⁻³"
-    g["forget_gate"]["mean"] = 0.7233108282089233                            # the committed run: 9.3e-08
-    assert values(data)["gradient"]["forget_mean_pow_50"] == "9.3 × 10⁻⁸"
+    g["forget_gate"]["mean"] = 0.7233108282089233                # shown 0.723: 0.723^50 = 9.1e-08 (unrounded 9.3e-08)
+    assert values(data)["gradient"]["forget_mean_pow_50"] == "9.1 × 10⁻⁸"
     g["distance"] = [d + 1 for d in g["distance"]]                           # no distance 0: refused, not guessed
     with pytest.raises(ValueError, match="distance 0 or 50"):
         values(data)
@@ -236,3 +254,18 @@ def test_direct_path_variables_and_the_sentence_the_data_picks(data):
     g["direct_path"]["median"] = 0.00996
     assert values(data)["gradient"]["direct_median"] == "1.0 × 10⁻²"
     assert set(PD.DIRECT_PATH_VERDICT) == {"same", "less", "more"}
+
+
+def test_the_direct_paths_share_at_50_divides_the_two_numbers_shown(data):
+    """The box shows what the direct path carries (5.4 × 10⁻⁵) and the measured fall (1.4 × 10⁻³) at 50: their
+    share is 5.4e-05 / 1.4e-03 = 3.9%, not the unrounded 5.39e-05 / 1.4227e-03 = 3.8%; the other distances,
+    whose two numbers the page does not show, divide the data's."""
+    g = data["gradient_by_distance"]
+    g["lstm_grad_norm"][0], g["lstm_grad_norm"][50] = 1.0, 1.4226589076862008e-3
+    g["direct_path"]["carried_fall"] = g["direct_path_by_distance"]["carried_fall"][49] = 5.389778489263984e-05
+    v = values(data)["gradient"]
+    assert (v["direct_carried"], v["lstm_fall_50"], v["direct_of_measured_50"]) == ("5.4 × 10⁻⁵", "1.4 × 10⁻³", "3.9%")
+    fall_25 = g["lstm_grad_norm"][25] / g["lstm_grad_norm"][0]
+    g["direct_path_by_distance"]["carried_fall"][24] = 0.123 * fall_25
+    assert values(data)["gradient"]["direct_of_measured_25"] == "12%"
+    assert values(data)["gradient"]["direct_far_list"] == "25, 50, 100 and 150"

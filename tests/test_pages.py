@@ -634,6 +634,8 @@ def measured_strings(variables: dict) -> set[str]:
     out |= {g[k] for k in ("direct_median", "direct_share_05", "direct_share_01", "direct_share_001", "direct_carried",
                            "direct_kept_share")}
     out |= {g["first_all_zero"], g["naive_norm_zero"]}
+    out |= {g[k] for k in ("saturated_share", "mean_tanh_derivative", "bound_factor")}
+    out |= {v for k, v in g.items() if k.startswith("direct_of_measured_")}
     out |= {variables["clipping"]["clipped_final"], variables["clipping"]["unclipped_final"]}
     return {s for s in out if re.search(r"\d", s)}
 
@@ -762,7 +764,7 @@ def test_themes_load_no_web_fonts():
 
 def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast, gen):
     """Issue 17: the box shows the mean with the digits its 50th power needs, that power and the measured fall as
-    the notebook prints them (two figures, from the unrounded data), the measured direct-path products, and the
+    the notebook prints them (two figures; the power from the shown mean), the measured direct-path products, and the
     sentence the data picks; it no longer names a cause the lab never measured."""
     _, v = gen
     data = fixture()
@@ -770,7 +772,7 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
     box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
                if "What Lab 3 Measured for the LSTM" in title)
     mean, fall = g["forget_gate"]["mean"], g["lstm_grad_norm"][50] / g["lstm_grad_norm"][0]
-    printed = {"pow": f"{mean ** 50:.1e}", "fall": f"{fall:.1e}"}          # as the notebook's cell prints them
+    printed = {"pow": f"{round(mean, 3) ** 50:.1e}", "fall": f"{fall:.1e}"}   # as the notebook's cell prints them
     def sci(shown: str) -> str:                                            # '9.3 × 10⁻⁸' -> '9.3e-08'
         mant, power = shown.split(" × 10")
         exp = int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
@@ -786,6 +788,44 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
         assert v["gradient"][key] in box, key
     assert v["gradient"]["direct_verdict"] in box.replace("’", "'")
     assert "rides on the gates" not in box
+
+
+def section_text(ast, anchor: str) -> str:
+    """The plain text of the section whose heading has this id, up to the next heading of its level or above."""
+    blocks, inside, level = ast["blocks"], False, None
+    out = []
+    for b in blocks:
+        if b["t"] == "Header":
+            if inside and b["c"][0] <= level:
+                break
+            if b["c"][1][0] == anchor:
+                inside, level = True, b["c"][0]
+        if inside:
+            out.append(stringify(b))
+    assert out, f"no section #{anchor}"
+    return " ".join(out)
+
+
+def test_the_lstms_measured_finding_is_stated_with_the_data(module_ast, gen):
+    """Issue 30: section 5, the LSTM box, section 6, the Summary and the deck say what this lab's LSTM measured (most
+    of what reaches far does not travel the direct path), each with the data's value, not only the mechanism."""
+    out, v = gen
+    g = v["gradient"]
+    page = shown_values(MODULE_PAGE, out, v)
+    deck = shown_values(MODULE / "slides.qmd", out, v)
+    assert len(page["gradient.direct_of_measured_50"]) >= 4, "section 5, the box, section 6 and the Summary"
+    assert_shown(page, {f"gradient.direct_of_measured_{k}": g[f"direct_of_measured_{k}"] for k in (25, 50, 100, 150)})
+    assert_shown(deck, {"gradient.direct_of_measured_50": g["direct_of_measured_50"]})
+    for anchor in ("why-gating-helps", "summary"):
+        assert g["direct_of_measured_50"] in section_text(module_ast, anchor), anchor
+    box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
+               if "What Lab 3 Measured for the LSTM" in title)
+    assert "most of what reaches far does not travel" in box
+    # the section 4 box says what Equation 8 gives with the measured saturation, as the data has it
+    assert_shown(page, {"gradient.saturated_share": g["saturated_share"], "gradient.bound_factor": g["bound_factor"],
+                        "gradient.saturation_verdict": g["saturation_verdict"]})
+    assert g["saturation_verdict"] == M3.build.page_data.SATURATION_BOX[
+        M3.build.claims.saturation_bound_verdict(fixture()["gradient_by_distance"])]
 
 
 def committed_claims() -> dict[str, bool]:

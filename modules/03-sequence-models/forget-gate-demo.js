@@ -1,12 +1,14 @@
 // forget-gate-demo.js: the computation behind section 5's demo "how far does the direct path carry?"
 //
-// Along the LSTM's direct path (Equation 11) a unit whose forget gate stays at f passes the
-// fraction f^k of its cell state, and of the gradient, across k steps.  The build records the
-// distribution of the trained LSTM's forget-gate values on the validation chunks as a histogram
-// (data/03-sequence-models/results.json, `gradient_by_distance.forget_gate.histogram`, fine bins near 1).  For a
-// distance k and a fraction θ, a value f carries more than θ exactly when f > θ^(1/k); the demo
-// shows the share of measured values above that cut, beside two constant gates taken from the
-// section's own arithmetic.  No DOM, no import but the course's number formatter (tests/js/forget-gate-demo.test.mjs).
+// Along the LSTM's direct path (Equation 11) a unit's cell state, and its gradient, is multiplied
+// by that unit's forget gate at every step: across k steps, by the product of its k gates.  The
+// build measured that product on the validation chunks, for every unit and every distance k, and
+// counted how many exceed each θ of the slider (data/03-sequence-models/results.json,
+// `gradient_by_distance.direct_path_by_distance`): the measured curve.  Beside it, as a contrast,
+// what the same gates would carry if each unit held one step's gate for all k steps (a value f
+// carries more than θ exactly when f > θ^(1/k); from `forget_gate.histogram`), and two constant
+// gates taken from the section's own arithmetic.  No DOM, no import but the course's number
+// formatter (tests/js/forget-gate-demo.test.mjs).
 
 // the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
 import {fmt_factor, fmt_fixed, fmt_percent, fmt_short} from "../../_extensions/course/formatting.js";
@@ -55,14 +57,38 @@ export function shareAbove(h, x) {
   return above / total;
 }
 
-/** Share of measured gate values that carry more than θ over k steps (f^k > θ). */
-export function measuredShare(h, k, theta) {
+/** Share of one-step gate values that would carry more than θ over k steps if each were held (f^k > θ). */
+export function heldShare(h, k, theta) {
   return shareAbove(h, gateCut(theta, k));
 }
 
-/** The three series of the plot, in legend order. */
+/**
+ * Check the measured direct-path counts {distance: [1..], theta, products, count_above, carried_fall}:
+ * one row of counts per distance, one count per θ, none above the number of products.
+ */
+export function checkDirectPath(d) {
+  const fail = (why) => { throw new Error(`data/03-sequence-models/results.json: direct_path_by_distance ${why}`); };
+  if (!d || !Array.isArray(d.distance) || !Array.isArray(d.theta) || !Array.isArray(d.count_above)) fail("is missing (needs distance, theta and count_above)");
+  if (!d.distance.every((k, i) => k === i + 1)) fail("distances must be 1, 2, 3, ...");
+  if (d.count_above.length !== d.distance.length) fail(`has ${d.count_above.length} rows of counts for ${d.distance.length} distances`);
+  if (!(Number.isInteger(d.products) && d.products > 0)) fail("lacks the number of products");
+  if (!d.count_above.every((row) => row.length === d.theta.length && row.every((c) => Number.isInteger(c) && c >= 0 && c <= d.products)))
+    fail(`needs ${d.theta.length} counts (one per θ) between 0 and ${d.products} in every row`);
+  return d;
+}
+
+/** Share of the measured direct-path products over the last k steps that exceed θ (θ one of the recorded). */
+export function measuredShare(d, k, theta) {
+  const j = d.theta.findIndex((t) => Math.abs(t - theta) < 1e-9);
+  if (j < 0) throw new Error(`θ = ${theta} was not counted (the data has ${d.theta[0]} to ${d.theta.at(-1)})`);
+  if (!(k >= 1 && k <= d.distance.length)) throw new Error(`distance ${k} was not measured (1 to ${d.distance.length})`);
+  return d.count_above[k - 1][j] / d.products;
+}
+
+/** The four series of the plot, in legend order. */
 export const SERIES = {
-  measured: "trained LSTM (measured gates)",
+  measured: "measured: each unit's gates multiplied over k steps",
+  held: "if each unit held one step's gate",
   init: `constant f = σ(1) ≈ ${fmt_fixed(F_INIT, 2)}`,
   half50: `constant f = 0.5^(1/50) ≈ ${fmt_fixed(F_HALF_AT_50, 3)}`,
 };
@@ -71,10 +97,11 @@ export const SERIES = {
  * Rows for Plot, k = 1 .. kMax: {k, series, share}.  For a constant gate the share of units above
  * θ is 1 while f^k > θ and 0 after (every unit has the same gate).
  */
-export function shareRows(h, theta, kMax) {
+export function shareRows(d, h, theta, kMax) {
   const rows = [];
   for (let k = 1; k <= kMax; k++) {
-    rows.push({k, series: SERIES.measured, share: measuredShare(h, k, theta)});
+    rows.push({k, series: SERIES.measured, share: measuredShare(d, k, theta)});
+    rows.push({k, series: SERIES.held, share: heldShare(h, k, theta)});
     rows.push({k, series: SERIES.init, share: constantCarries(F_INIT, k, theta) ? 1 : 0});
     rows.push({k, series: SERIES.half50, share: constantCarries(F_HALF_AT_50, k, theta) ? 1 : 0});
   }
@@ -87,17 +114,18 @@ export function percent(x) {
 }
 
 /** The readout for the chosen k and θ. */
-export function forgetReadout(h, k, theta) {
-  const cut = gateCut(theta, k);
-  const constant = (f) => `f = ${fmt_fixed(f, 3)} carries f^${k} = ${fmt_factor(f ** k)} (${constantCarries(f, k, theta) ? "above" : "not above"} θ)`;
-  return `Over ${k} step${k === 1 ? "" : "s"}, a gate carries more than θ = ${fmt_short(theta)} only if f > θ^(1/${k}) = ${fmt_fixed(cut, 4)}. ` +
-    `Measured: ${percent(measuredShare(h, k, theta))} of the trained LSTM's gate values. ` +
-    `Constant gates: ${constant(F_INIT)}; ${constant(F_HALF_AT_50)}.`;
+export function forgetReadout(d, h, k, theta) {
+  const steps = `${k} step${k === 1 ? "" : "s"}`;
+  const constant = (f) => `f = ${fmt_fixed(f, 3)} carries ${fmt_factor(f ** k)}${constantCarries(f, k, theta) ? "" : " (not above θ)"}`;
+  return `Measured: ${percent(measuredShare(d, k, theta))} of the trained LSTM's units keep more than θ = ${fmt_short(theta)} ` +
+    `over the last ${steps}. If each held one step's gate: ${percent(heldShare(h, k, theta))} ` +
+    `(f > θ^(1/${k}) = ${fmt_fixed(gateCut(theta, k), 4)}). Constant gates: ${constant(F_INIT)}; ${constant(F_HALF_AT_50)}.`;
 }
 
-/** The chart's description for screen readers: the measured share at a few distances, for θ. */
-export function forgetSummary(h, theta, kMax, at = [1, 10, 50, 100, 200]) {
+/** The chart's description for screen readers: the measured and the held share at a few distances, for θ. */
+export function forgetSummary(d, h, theta, kMax, at = [1, 10, 50, 100, 199]) {
   const ks = at.filter((k) => k <= kMax);
-  return `Share of the measured gate values with f^k > ${fmt_short(theta)}: ` +
-    ks.map((k) => `${percent(measuredShare(h, k, theta))} at k = ${k}`).join(", ") + ".";
+  return `Measured share of the units whose product of forget gates over the last k steps is above ${fmt_short(theta)}: ` +
+    ks.map((k) => `${percent(measuredShare(d, k, theta))} at k = ${k}`).join(", ") +
+    `. If each unit held one step's gate: ` + ks.map((k) => `${percent(heldShare(h, k, theta))} at k = ${k}`).join(", ") + ".";
 }

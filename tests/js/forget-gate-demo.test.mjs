@@ -1,18 +1,50 @@
 // Unit tests of section 5's forget-gate demo module: the section's constants (σ(1) and the gate
-// that keeps half over 50 steps), the share above f^k > θ from a histogram against counts done
-// by hand, the fixture's recorded shares, and bad input.
+// that keeps half over 50 steps), the measured curve against the build's data (the shares the page
+// states), the "held" contrast from a histogram against counts done by hand, and bad input.
 import {test} from "node:test";
 import assert from "node:assert/strict";
+import {readFileSync} from "node:fs";
 import {module} from "./course.mjs";
 
 const m = module("03-sequence-models");
 const {
-  F_INIT, F_HALF_AT_50, gateCut, constantCarries, checkHistogram, shareAbove, measuredShare,
-  shareRows, SERIES, percent, forgetReadout, forgetSummary,
+  F_INIT, F_HALF_AT_50, gateCut, constantCarries, checkHistogram, shareAbove, heldShare, checkDirectPath,
+  measuredShare, shareRows, SERIES, percent, forgetReadout, forgetSummary,
 } = await import(m.demoUrl("forget-gate-demo"));
 
 const near = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol;
 const gates = m.fixtureData().gradient_by_distance.forget_gate;
+const direct = m.fixtureData().gradient_by_distance.direct_path_by_distance;
+// a tiny measurement: 10 products, distances 1..3, θ = 0.1, 0.5, 0.9
+const tiny = {distance: [1, 2, 3], theta: [0.1, 0.5, 0.9], products: 10, count_above: [[9, 6, 3], [7, 4, 1], [5, 2, 0]], carried_fall: [0.3, 0.2, 0.1]};
+
+test("the measured curve at k = 50 reads the build's data: the shares the page states (direct_path, Equation 11)", () => {
+  const measured = JSON.parse(readFileSync(m.results, "utf8")).gradient_by_distance;
+  const d = checkDirectPath(measured.direct_path_by_distance);
+  const shown = m.pageData().gradient;
+  for (const [theta, key, page] of [[0.5, "share_above_0.5", "direct_share_05"], [0.1, "share_above_0.1", "direct_share_01"],
+    [0.01, "share_above_0.01", "direct_share_001"]]) {
+    assert.equal(measuredShare(d, 50, theta), measured.direct_path[key], `θ = ${theta}: the demo's share is the lab's`);
+    assert.equal(percent(measuredShare(d, 50, theta)), shown[page], `θ = ${theta}: the demo shows what the page states`);
+  }
+  // a slider's step arithmetic (0.07 as 0.07000000000000001) still finds its θ
+  assert.equal(measuredShare(d, 50, 0.01 * 7), measuredShare(d, 50, 0.07));
+  assert.match(forgetReadout(d, measured.forget_gate.histogram, 50, 0.5), new RegExp(`^Measured: ${shown.direct_share_05.replace(".", "\\.")} of the trained LSTM's units keep more than θ = 0\\.5 over the last 50 steps`));
+});
+
+test("measured shares: counts over products, by distance and θ; bad measurements give clear errors", () => {
+  assert.equal(measuredShare(tiny, 1, 0.1), 0.9);
+  assert.equal(measuredShare(tiny, 3, 0.9), 0);
+  assert.equal(measuredShare(tiny, 2, 0.5), 0.4);
+  assert.throws(() => measuredShare(tiny, 2, 0.3), /θ = 0\.3 was not counted/);
+  assert.throws(() => measuredShare(tiny, 4, 0.5), /distance 4 was not measured \(1 to 3\)/);
+  assert.throws(() => checkDirectPath(undefined), /direct_path_by_distance is missing/);
+  assert.throws(() => checkDirectPath({...tiny, distance: [0, 1, 2]}), /distances must be 1, 2, 3/);
+  assert.throws(() => checkDirectPath({...tiny, count_above: [[9, 6, 3]]}), /1 rows of counts for 3 distances/);
+  assert.throws(() => checkDirectPath({...tiny, count_above: [[9, 6, 3], [7, 4], [5, 2, 0]]}), /needs 3 counts/);
+  assert.throws(() => checkDirectPath({...tiny, count_above: [[11, 6, 3], [7, 4, 1], [5, 2, 0]]}), /between 0 and 10/);
+  assert.equal(checkDirectPath(direct), direct);
+});
 
 test("the section's constants: σ(1) ≈ 0.73 and 0.5^(1/50) ≈ 0.986; 0.73^50 ≈ 1.5e-7", () => {
   assert.equal(F_INIT.toFixed(2), "0.73");
@@ -47,8 +79,8 @@ test("share above a value: whole bins, and a split bin in proportion", () => {
   assert.ok(near(shareAbove(h, 0.995), 0.2));  // half of the last bin
   assert.ok(near(shareAbove(h, 0.7), (20 * 0.2 / 0.4 + 70) / 100));
   // k = 1: the share of gates with f > θ; θ^(1/k) rises towards 1 as k grows, so the share falls
-  assert.equal(measuredShare(h, 1, 0.9), 0.7);
-  const shares = [1, 2, 5, 20, 100, 1000].map((k) => measuredShare(h, k, 0.5));
+  assert.equal(heldShare(h, 1, 0.9), 0.7);
+  const shares = [1, 2, 5, 20, 100, 1000].map((k) => heldShare(h, k, 0.5));
   shares.slice(1).forEach((s, i) => assert.ok(s <= shares[i]));
 });
 
@@ -64,17 +96,21 @@ test("the fixture's histogram reproduces its recorded shares above 0.9 and 0.99"
   h.edges.forEach((e, i) => { if (i > 0 && h.edges[i - 1] >= 0.99 - 1e-12) assert.ok(e - h.edges[i - 1] <= 0.001 + 1e-12); });
 });
 
-test("rows: one per k and series; constant gates are all-or-nothing", () => {
+test("rows: one per k and series; constant gates are all-or-nothing; the held gates carry more than measured", () => {
   const h = gates.histogram;
-  const rows = shareRows(h, 0.5, 100);
-  assert.equal(rows.length, 300);
+  const rows = shareRows(direct, h, 0.5, 100);
+  assert.equal(rows.length, 400);
   const series = (name) => rows.filter((r) => r.series === name);
   // 0.73^k > 0.5 for k ≤ 2 only; 0.986^k > 0.5 for k < 50
   assert.deepEqual(series(SERIES.init).filter((r) => r.share === 1).map((r) => r.k), [1, 2]);
   assert.deepEqual(series(SERIES.half50).filter((r) => r.share === 1).map((r) => r.k), [...Array(49)].map((_, i) => i + 1));
-  const measured = series(SERIES.measured);
+  const measured = series(SERIES.measured), held = series(SERIES.held);
   assert.ok(measured.every((r) => r.share >= 0 && r.share <= 1));
-  assert.ok(near(measured[0].share, shareAbove(h, 0.5)));
+  assert.deepEqual(measured.map((r) => r.share), measured.map((r) => measuredShare(direct, r.k, 0.5)));
+  assert.ok(near(held[0].share, shareAbove(h, 0.5)));
+  assert.equal(new Set(Object.values(SERIES)).size, 4, "four series, each named apart");
+  assert.match(SERIES.measured, /measured/);
+  assert.doesNotMatch(SERIES.held, /measured/);
   assert.match(SERIES.init, /0\.73/);
   assert.match(SERIES.half50, /0\.986/);
 });
@@ -87,20 +123,22 @@ test("bad histograms give clear errors", () => {
   assert.throws(() => checkHistogram({edges: [0, 1], counts: [0]}), /is empty/);
 });
 
-test("percent (as the page writes the measured shares) and the readout", () => {
+test("percent (as the page writes the measured shares) and the readout, which says which share is measured", () => {
   assert.deepEqual([0, 1, 0.123456, 0.053, 0.0004].map(percent), ["0%", "100%", "12%", "5.3%", "0%"]);
   const h = {edges: [0, 0.5, 0.9, 0.99, 1], counts: [10, 20, 30, 40]};
-  assert.equal(forgetReadout(h, 1, 0.9),
-    "Over 1 step, a gate carries more than θ = 0.9 only if f > θ^(1/1) = 0.9000. Measured: 70% of the trained LSTM's gate values. " +
-    "Constant gates: f = 0.731 carries f^1 = 0.731 (not above θ); f = 0.986 carries f^1 = 0.986 (above θ).");
-  // 0.731^50 = e^(50 ln 0.731) ≈ 1.58e-7: two figures times a power of ten
-  assert.match(forgetReadout(h, 50, 0.5), /^Over 50 steps, .* f > θ\^\(1\/50\) = 0\.9862\. .*f = 0\.731 carries f\^50 = 1\.6 × 10⁻⁷ \(not above θ\)/);
-  assert.match(forgetReadout(h, 1, 0.30000000000000004), /more than θ = 0\.3 only/, "a slider's step arithmetic does not show");
+  assert.equal(forgetReadout(tiny, h, 1, 0.9),
+    "Measured: 30% of the trained LSTM's units keep more than θ = 0.9 over the last 1 step. " +
+    "If each held one step's gate: 70% (f > θ^(1/1) = 0.9000). " +
+    "Constant gates: f = 0.731 carries 0.731 (not above θ); f = 0.986 carries 0.986.");
+  // 0.731^3 ≈ 0.39: below θ = 0.5
+  assert.match(forgetReadout(tiny, h, 3, 0.5), /^Measured: 20% .* over the last 3 steps\. .*\(f > θ\^\(1\/3\) = 0\.7937\)\. .*f = 0\.731 carries 0\.391 \(not above θ\)/);
+  assert.match(forgetReadout(tiny, h, 1, 0.5000000000000001), /more than θ = 0\.5 over/, "a slider's step arithmetic does not show");
 });
 
-test("the chart's description: the measured share at a few distances up to kMax", () => {
+test("the chart's description: the measured and the held share at a few distances up to kMax", () => {
   const h = {edges: [0, 0.5, 0.9, 0.99, 1], counts: [10, 20, 30, 40]};
-  assert.equal(forgetSummary(h, 0.9, 10), "Share of the measured gate values with f^k > 0.9: 70% at k = 1, " +
-    `${percent(shareAbove(h, 0.9 ** 0.1))} at k = 10.`);
-  assert.match(forgetSummary(h, 0.5, 200), /at k = 1, .* at k = 10, .* at k = 50, .* at k = 100, .* at k = 200\.$/);
+  assert.equal(forgetSummary(tiny, h, 0.9, 3, [1, 3, 10]),
+    "Measured share of the units whose product of forget gates over the last k steps is above 0.9: 30% at k = 1, 0% at k = 3. " +
+    `If each unit held one step's gate: 70% at k = 1, ${percent(shareAbove(h, 0.9 ** (1 / 3)))} at k = 3.`);
+  assert.match(forgetSummary(direct, gates.histogram, 0.5, 199), /at k = 1, .* at k = 10, .* at k = 50, .* at k = 100, .* at k = 199\. If/);
 });

@@ -11,6 +11,7 @@ claims are evaluated and reported only (tiny models are not expected to satisfy 
 from __future__ import annotations
 
 import math
+from difflib import SequenceMatcher
 
 from scripts import lab_source
 from scripts.claims import Claim
@@ -35,6 +36,10 @@ DIRECT_PATH_DISTANCE = 50           # the distance the LSTM box speaks of
 DIRECT_PATH_SHARE_ABOVE_01_MIN = 0.01   # "some units keep more than a tenth": at least 1% of the products above 0.1
 DIRECT_PATH_MEAN_GATE_MARGIN = 100.0    # ... where a constant gate at the mean keeps at most a hundredth of 0.1
 DIRECT_PATH_SAME_SIZE = 3.0         # "about the same size" as the measured fall: within a factor of 3 either way
+# "most of what reaches far does not travel the direct path": at each distance the LSTM box names, the direct
+# path alone carries less than half of the measured gradient (so the other paths carry more than half)
+DIRECT_PATH_FAR = (25, 50, 100, 150)
+DIRECT_PATH_MINORITY = 0.5
 # float32 rounds a square below half its smallest subnormal (2^-149) to 0: entries below 2^-75 (2.6e-23) square to 0
 FLOAT32_SQUARE_UNDERFLOW = 2.0 ** -75
 # the sampling demo's settings, for every prompt: (strategy, tau, k, p)
@@ -42,6 +47,8 @@ SAMPLING_SETTINGS = {("greedy", None, None, None), ("temperature", 0.5, None, No
                      ("temperature", 1.5, None, None), ("top_k", 1.0, 5, None), ("top_k", 1.0, 10, None),
                      ("nucleus", 1.0, None, 0.5), ("nucleus", 1.0, None, 0.9)}
 CLIPPED_FINAL_LOSS_MAX = 3.0        # "far better" than the uniform guess (ln 65 = 4.17)
+# "two prompts never replay the same random draws": no two prompts' samples at one setting share this long a run
+SHARED_RUN_MAX = 60
 
 
 def _f(x, nd=4):
@@ -243,6 +250,70 @@ def direct_path_compared_with_measured_fall(d):
                   f"characters back, the measured fall is {fall:.3g} (ratio {ratio:.3g}): the box says '{verdict}'")
 
 
+def direct_path_share_of_measured(g, k):
+    """What the direct path alone carries k characters back, as a share of the LSTM's measured gradient there."""
+    return g["direct_path_by_distance"]["carried_fall"][k - 1] / lstm_fall(g, k)
+
+
+def direct_path_by_distance_consistent(d):
+    g = d["gradient_by_distance"]
+    dp, by = g["direct_path"], g["direct_path_by_distance"]
+    counts, theta, n = by["count_above"], by["theta"], by["products"]
+    problems = []
+    if by["distance"] != list(range(1, len(g["distance"]))) or len(counts) != len(by["distance"]) \
+            or len(by["carried_fall"]) != len(by["distance"]) or any(len(row) != len(theta) for row in counts):
+        problems.append(f"distances 1 .. {len(g['distance']) - 1} with one count per θ and one carried share each")
+    elif any(a < b for row in counts for a, b in zip(row, row[1:])):
+        problems.append("a count above a larger θ exceeds the count above a smaller one")
+    elif any(b > a for r, s in zip(counts, counts[1:]) for a, b in zip(r, s)):
+        problems.append("a count rises with the distance, although a product of gates below 1 can only fall")
+    else:
+        k = dp["distance"]
+        for cut in ("0.01", "0.1", "0.5"):
+            share = counts[k - 1][theta.index(float(cut))] / n
+            if share != dp[f"share_above_{cut}"]:
+                problems.append(f"at distance {k} the share above {cut} is {share:.4f} here, "
+                                f"{dp[f'share_above_{cut}']:.4f} in direct_path")
+        if not math.isclose(by["carried_fall"][k - 1], dp["carried_fall"], rel_tol=1e-9):
+            problems.append(f"at distance {k} the direct path carries {_f(by['carried_fall'][k - 1])} here, "
+                            f"{_f(dp['carried_fall'])} in direct_path")
+    return not problems, "; ".join(problems) or (
+        f"{len(counts)} distances x {len(theta)} values of θ over {n:,} products; at distance {dp['distance']} the "
+        "shares and the carried gradient equal direct_path's")
+
+
+def most_far_gradient_off_the_direct_path(d):
+    g = d["gradient_by_distance"]
+    shares = {k: direct_path_share_of_measured(g, k) for k in DIRECT_PATH_FAR}
+    return (all(x < DIRECT_PATH_MINORITY for x in shares.values()),
+            "the direct path alone carries " + ", ".join(f"{x:.3g} at {k}" for k, x in shares.items())
+            + f" of the measured gradient (needs < {DIRECT_PATH_MINORITY:g} at each)")
+
+
+def saturation_bound_verdict(g) -> str:
+    """'growth' when Equation 8's per-character factor with the measured derivatives is above 1 (the bound allows
+    growth even with the measured saturation), else 'vanishing' (the measured derivatives alone force the fall).
+    scripts/site_data.py picks section 4's answer with this."""
+    return "growth" if g["rnn_saturation"]["bound_factor_per_character"] > 1 else "vanishing"
+
+
+def rnn_saturation_bound_consistent(d):
+    g = d["gradient_by_distance"]
+    s = g["rnn_saturation"]
+    bound, measured, derivative = s["bound_factor_per_character"], g["rnn_factor_per_character"], s["mean_tanh_derivative"]
+    problems = []
+    if bound < measured:
+        problems.append(f"the bound's factor per character {bound:.3g} is below the measured {measured:.3g}: "
+                        "Equation 8 would not hold")
+    if bound > g["rnn_spectral_norm_W"] * (1 + 1e-9) or derivative * g["rnn_spectral_norm_W"] > bound * (1 + 1e-9):
+        problems.append(f"the bound's factor {bound:.3g} must lie between the mean derivative times ||W|| "
+                        f"({derivative * g['rnn_spectral_norm_W']:.3g}) and ||W|| ({g['rnn_spectral_norm_W']:.3g})")
+    return not problems, "; ".join(problems) or (
+        f"{s['share_abs_h_above_0.9']:.3f} of the entries have |h| > 0.9, mean 1 - h^2 {derivative:.3f}; Equation 8 "
+        f"with the measured derivatives gives {bound:.3g} per character against the measured {measured:.3g}: "
+        f"section 4's answer says '{saturation_bound_verdict(g)}'")
+
+
 def many_forget_gates_near_1(d):
     fg = d["gradient_by_distance"]["forget_gate"]
     return (fg["share_above_0.99"] >= FORGET_SHARE_099_MIN,
@@ -282,6 +353,35 @@ def sampling_material_complete(d):
     problems += [f"sample for prompt {i}, which does not exist" for i in have if not 0 <= i < len(s["prompts"])]
     return not problems, "; ".join(problems) or (f"{len(s['prompts'])} prompts, each with greedy, tau = 0.5, 1, 1.5, "
                                                   "top-k k = 5, 10 and nucleus p = 0.5, 0.9")
+
+
+def longest_shared_run(a: str, b: str) -> int:
+    """The length of the longest run of characters that two texts share."""
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
+
+
+def prompts_samples_differ(d):
+    s = d["sampling"]
+    by_setting = {}
+    for x in s["samples"]:
+        by_setting.setdefault((x["strategy"], x["tau"], x["k"], x["p"]), []).append(x)
+    # greedy decoding draws nothing at random: from two prompts it may fall into the same loop, whatever the seeds
+    worst, where, greedy = 0, None, 0
+    for setting, runs in by_setting.items():
+        for i, a in enumerate(runs):
+            for b in runs[i + 1:]:
+                n = longest_shared_run(a["text"], b["text"])
+                if setting[0] == "greedy":
+                    greedy = max(greedy, n)
+                elif n > worst:
+                    worst, where = n, (setting, a["prompt_index"], b["prompt_index"])
+    seeds = {(x["prompt_index"], x["seed"]) for x in s["samples"]}
+    one_seed_each = len({i for i, _ in seeds}) == len(seeds) and len({sd for _, sd in seeds}) == len(seeds)
+    detail = (f"the longest run two prompts' samples share at one setting: {worst} characters"
+              + (f" ({where[0][0]}, tau {where[0][1]}, k {where[0][2]}, p {where[0][3]}: prompts {where[1]} and {where[2]})" if where else "")
+              + f" (needs < {SHARED_RUN_MAX}); " + ("one seed per prompt" if one_seed_each else "prompts share a seed")
+              + f"; greedy samples (no random draws, not checked) share up to {greedy}")
+    return worst < SHARED_RUN_MAX and one_seed_each, detail
 
 
 def unclipped_worse_than_uniform(d):
@@ -372,6 +472,19 @@ CLAIMS: tuple[Claim, ...] = (
           f"and says 'about the same size' (within a factor of {DIRECT_PATH_SAME_SIZE:g}), 'far less' or 'more' as "
           "the data has it (scripts/site_data.py picks the sentence with direct_path_comparison).",
           direct_path_compared_with_measured_fall),
+    Claim("direct_path_by_distance_consistent",
+          "The direct-path products at every distance (the forget-gate demo's measured curve) are counted above every "
+          "θ of the demo's slider, never rise with the distance or with θ, and at 50 steps equal the direct_path "
+          "record.", direct_path_by_distance_consistent),
+    Claim("most_far_gradient_off_the_direct_path",
+          f"At {', '.join(map(str, DIRECT_PATH_FAR[:-1]))} and {DIRECT_PATH_FAR[-1]} characters back, the direct path "
+          f"alone carries less than {DIRECT_PATH_MINORITY:.0%} of the LSTM's measured gradient: most of what reaches "
+          "that far travels the cell's other paths.", most_far_gradient_off_the_direct_path),
+    Claim("rnn_saturation_bound_consistent",
+          "Equation 8 with the RNN's measured tanh derivatives (||diag(1 - h_j^2)|| ||W|| per step) gives a factor per "
+          "character no smaller than the measured one, between the mean derivative times ||W|| and ||W||; section 4's "
+          "answer says whether it is above 1 as the data has it (site_data picks it with saturation_bound_verdict).",
+          rnn_saturation_bound_consistent),
     Claim("forget_gate_histogram_consistent",
           "The forget-gate histogram (the forget-gate demo's material) agrees with the recorded mean and "
           "shares above 0.9 and 0.99.", forget_gate_histogram_consistent),
@@ -385,6 +498,10 @@ CLAIMS: tuple[Claim, ...] = (
           f"With clipping, the same SGD run ends far better than the uniform guess "
           f"(below {fmt_num(CLIPPED_FINAL_LOSS_MAX)} nats).",
           clipped_far_better),
+    Claim("prompts_samples_differ",
+          f"Each prompt of the sampling demo draws with its own seed, and no two prompts' sampled texts at one setting "
+          f"(every setting but greedy, which draws nothing at random) share a run of {SHARED_RUN_MAX} or more "
+          "characters.", prompts_samples_differ),
     Claim("sampling_material_complete",
           "The sampling demo has, for every prompt, a sample greedily, at tau = 0.5, 1 and 1.5, with top-k "
           "(k = 5, 10) and with nucleus filtering (p = 0.5, 0.9).", sampling_material_complete),

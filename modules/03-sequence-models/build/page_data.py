@@ -74,14 +74,35 @@ def gradient_variables(g: dict) -> dict:
     out["first_all_zero"] = distance_or_never(g["rnn_first_all_zero_distance"])
     out["naive_norm_zero"] = distance_or_never(g["rnn_naive_norm_zero_distance"])
     out["factor_per_character"] = fmt_fixed(g["rnn_factor_per_character"], 3)   # as the notebook prints it
-    # the LSTM box: what a constant gate at the mean would keep over 50 steps, against the measured fall; both
-    # from the unrounded data, to two figures, as the notebook prints them (9.3e-08 there, 9.3 × 10⁻⁸ here)
+    # the LSTM box: what a constant gate at the mean would keep over 50 steps, against the measured fall; the
+    # power from the mean as shown (three decimals), so that a reader who raises it to the 50th gets the same
     if not {0, 50} <= set(g["distance"]):
         raise ValueError("gradient_by_distance lacks distance 0 or 50, which the LSTM box compares")
-    out["forget_mean_pow_50"] = fmt_sci(fg["mean"] ** 50, 2)
+    out["forget_mean_pow_50"] = fmt_sci(float(out["forget_mean"]) ** 50, 2)
     out["lstm_fall_50"] = fmt_sci(claims.lstm_fall(g, 50), 2)
     out.update(direct_path_variables(g))
+    out.update(saturation_variables(g))
     return out
+
+
+def saturation_variables(g: dict) -> dict:
+    s = g["rnn_saturation"]
+    return {
+        "saturated_share": fmt_percent(s["share_abs_h_above_0.9"]),
+        "mean_tanh_derivative": fmt_fixed(s["mean_tanh_derivative"], 3),
+        "bound_factor": fmt_fixed(s["bound_factor_per_character"], 2),
+        "saturation_verdict": SATURATION_BOX[claims.saturation_bound_verdict(g)],
+    }
+
+
+# section 4's box: what Equation 8 with the measured derivatives says (claims.saturation_bound_verdict decides)
+SATURATION_BOX = {
+    "growth": ("above 1: even with the measured saturation the bound allows growth, so it does not explain the fall. "
+               "What makes the gradient fall is how the one-step Jacobians combine from step to step; saturation can "
+               "contribute to that, and so can the directions in which the recurrent matrix stretches, and the lab "
+               "does not separate the two."),
+    "vanishing": "below 1: the measured saturation alone forces the gradient to fall, although the norm of W is above 1.",
+}
 
 
 # the LSTM box's last sentence, by what the direct path alone carries against the measured fall
@@ -100,6 +121,12 @@ def fmt_product(x: float) -> str:
     return fmt_fixed(x, 2) if x >= 0.01 else fmt_sci(x, 2)
 
 
+def two_figures(x: float) -> float:
+    """x as fmt_sci(x, 2) shows it, read back (5.389e-05 -> '5.4 × 10⁻⁵' -> 5.4e-05)."""
+    mant, _, power = fmt_sci(x, 2).partition(" × 10")
+    return float(mant) * 10.0 ** int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+
+
 def direct_path_variables(g: dict) -> dict:
     dp = g["direct_path"]
     return {
@@ -111,6 +138,13 @@ def direct_path_variables(g: dict) -> dict:
         "direct_kept_share": fmt_product(dp["kept_share_at_0"]),
         "direct_carried": fmt_sci(dp["carried_fall"], 2),
         "direct_verdict": DIRECT_PATH_VERDICT[claims.direct_path_comparison(g)[0]],
+        # the share of the measured gradient that the direct path alone carries, at each distance the box names;
+        # at 50, where the box shows both numbers, from the two as shown (a reader dividing them gets the same)
+        **{f"direct_of_measured_{k}": fmt_percent(claims.direct_path_share_of_measured(g, k))
+           for k in claims.DIRECT_PATH_FAR},
+        f"direct_of_measured_{dp['distance']}": fmt_percent(two_figures(dp["carried_fall"])
+                                                            / two_figures(claims.lstm_fall(g, dp["distance"]))),
+        "direct_far_list": ", ".join(str(k) for k in claims.DIRECT_PATH_FAR[:-1]) + f" and {claims.DIRECT_PATH_FAR[-1]}",
     }
 
 
@@ -153,10 +187,35 @@ def results_table(data: dict, v: dict) -> str:
     ])
 
 
-def answer_saturation(v: dict) -> str:
+# section 4's answer, last paragraph, by what Equation 8 gives with the measured derivatives
+# (claims.saturation_bound_verdict decides; the claim rnn_saturation_bound_consistent states it)
+SATURATION_VERDICT = {
+    "growth": ("above 1: even with the measured saturation the bound allows growth, so it does not explain the "
+               "fall of {measured} per character. The bound keeps only each step's largest stretch; the fall comes "
+               "from how the one-step Jacobians $\\mathrm{{diag}}(1 - h_j^2)\\, W$ combine from step to step. Saturation "
+               "can be part of that, and so can the directions in which $W$ stretches; the lab does not separate "
+               "them."),
+    "vanishing": ("below 1: with the measured derivatives the bound alone forces the gradient to shrink by at least "
+                  "that factor per character (measured: {measured}), so the saturation of the units is enough to "
+                  "explain the vanishing although $\\lVert W \\rVert > 1$."),
+}
+
+
+def answer_saturation(v: dict, g: dict) -> str:
     """Section 4's check with the data's spectral norm; each step computed from the number shown
-    before it, so the arithmetic on the page is right as printed."""
-    s = v["gradient"]["spectral_W"]
+    before it, so the arithmetic on the page is right as printed; then what the lab measured of the units'
+    saturation."""
+    gv = v["gradient"]
+    measured = (f"What the lab measured: {gv['saturated_share']} of the entries of $h_j$ on the measured chunks have "
+                f"$|h_j| > 0.9$, and $1 - h_j^2$ averages {gv['mean_tanh_derivative']}. @eq-norm-bound with these "
+                f"derivatives, $\\lVert \\mathrm{{diag}}(1 - h_j^2) \\rVert\\, \\lVert W \\rVert$ at each step, gives "
+                f"{gv['bound_factor']} per character (geometric mean), "
+                + SATURATION_VERDICT[claims.saturation_bound_verdict(g)].format(measured=gv["factor_per_character"]) + "\n")
+    return caricature(gv["spectral_W"]) + "\n" + measured
+
+
+def caricature(s: str) -> str:
+    """The check's arithmetic: how saturated a unit must be for (1 - h^2) ||W|| < 1."""
     if float(s) <= 1:
         return (f"With $\\lVert W \\rVert \\approx$ {s} the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for "
                 "every $|h|$: this trained RNN is in the sufficient case for vanishing.\n")
@@ -232,6 +291,13 @@ def worked_temperature_table(worked: dict) -> str:
     return "\n".join(lines)
 
 
+def sampling_variables(s: dict) -> dict:
+    """The sampling box: how long a run the greedy samples of two prompts share (greedy draws nothing at random)."""
+    greedy = [x["text"] for x in s["samples"] if x["strategy"] == "greedy"]
+    shared = max((claims.longest_shared_run(a, b) for i, a in enumerate(greedy) for b in greedy[i + 1:]), default=0)
+    return {"greedy_shared_run": fmt_int(shared), "sample_length": fmt_int(max(map(len, greedy), default=0))}
+
+
 def variables(data: dict, worked: dict) -> dict:
     m = data["models"]
     return {
@@ -239,13 +305,14 @@ def variables(data: dict, worked: dict) -> dict:
         "compare": comparison_variables(m),
         "gradient": gradient_variables(data["gradient_by_distance"]),
         "clipping": clipping_variables(data["clipping_demo"]),
+        "sampling": sampling_variables(data["sampling"]),
     }
 
 
 def partials(data: dict, worked: dict, values: dict) -> dict[str, str]:
     return {
         "_results-table.md": results_table(data, values),
-        "_answer-saturation.md": answer_saturation(values),
+        "_answer-saturation.md": answer_saturation(values, data["gradient_by_distance"]),
         "_worked-one-unit.md": worked_rnn_table(worked),
         "_worked-temperature.md": worked_temperature_table(worked),
     }
