@@ -29,16 +29,28 @@ class ResultsError(Exception):
 # --------------------------------------------------------------------------------------------
 # schema
 # --------------------------------------------------------------------------------------------
+# the provenance block the build writes, one definition that every module's schema refers to ($ref by its $id)
+PROVENANCE_SCHEMA = Path(__file__).with_name("provenance.schema.json")
+
+
 def load_schema(module: course.Module) -> dict:
     with open(module.schema, encoding="utf-8") as f:
         return json.load(f)
+
+
+def schema_registry():
+    """The shared schemas a module's schema may refer to by $id (urn:course:provenance)."""
+    from referencing import Registry, Resource
+
+    shared = json.loads(PROVENANCE_SCHEMA.read_text(encoding="utf-8"))
+    return Registry().with_resource(shared["$id"], Resource.from_contents(shared))
 
 
 def schema_errors(module: course.Module, data) -> list[str]:
     """Every way `data` breaks the schema, one readable line each ('' when valid)."""
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(load_schema(module))
+    validator = jsonschema.Draft202012Validator(load_schema(module), registry=schema_registry())
     lines = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         where = "/".join(str(p) for p in err.absolute_path) or "(top level)"

@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
-from scripts import files, paths, results
-from tests.support import M3, fixture
+from scripts import course, files, paths, results
+from tests.support import M3, fake_lab_results, fixture
 
 SHA = "0123456789abcdef" * 4
 
@@ -264,3 +264,43 @@ def test_staleness_checks_the_modules_own_figures_by_default(tmp_path, monkeypat
     for name in M3.build.plots.FIGURE_NAMES:
         (empty / name).write_text("<svg/>", encoding="utf-8")
     assert results.staleness(M3, data, current_sha256=sha).fresh
+
+
+# --------------------------------------------------------------------------------------------
+# one provenance schema
+# --------------------------------------------------------------------------------------------
+def test_every_modules_schema_refers_to_the_one_provenance_schema():
+    """Module schemas (each module's and the template's) take provenance by $ref, and define none of their own."""
+    shared = json.loads(results.PROVENANCE_SCHEMA.read_text(encoding="utf-8"))
+    template = paths.ROOT / "scripts" / "module_template" / "data" / "results.schema.json"
+    schemas = [m.schema for m in course.modules()] + [template]
+    for path in schemas:
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        assert schema["properties"]["provenance"] == {"$ref": shared["$id"]}, path
+        assert "provenance" in schema["required"], path
+        assert '"pattern": "^[0-9a-f]{64}$"' not in path.read_text(encoding="utf-8"), f"{path}: a hash typed again"
+
+
+def test_the_build_writes_exactly_the_provenance_schema():
+    from scripts import build
+
+    shared = json.loads(results.PROVENANCE_SCHEMA.read_text(encoding="utf-8"))
+    prov = build.assemble(M3, fake_lab_results(), "0" * 64, "1" * 64, "2026-12-04T00:00:00Z", {"total": 1.0})["provenance"]
+    assert set(prov) == set(shared["required"]) == set(shared["properties"])
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"extra": 1}, "Additional properties are not allowed ('extra' was unexpected)"),
+    ({"corpus_sha256": "abc"}, "at provenance/corpus_sha256: 'abc' does not match"),
+    ({"device_type": "tpu"}, "at provenance/device_type: 'tpu' is not one of"),
+])
+def test_a_provenance_the_build_would_not_write_is_refused(change, problem):
+    d = fixture()
+    d["provenance"].update(change)
+    assert any(problem in line for line in results.schema_errors(M3, d)), results.schema_errors(M3, d)
+
+
+def test_a_lab_that_reads_no_corpus_records_null():
+    d = fixture()
+    d["provenance"]["corpus_sha256"] = None
+    assert results.schema_errors(M3, d) == []
