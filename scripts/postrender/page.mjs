@@ -8,7 +8,7 @@ export class Page {
   constructor(site, file, html = readFileSync(file, "utf8")) {
     this.file = file;
     this.site = site;
-    /** the page's path in the site, with "/" (as in an address): "modules/03-sequence-models/index.html" */
+    /** the page's path in the site, with "/" (as in an address): "modules/<id>/index.html" */
     this.rel = relative(site, file).split(sep).join("/");
     /** from the page to the site's root: "../../" ("" for a page at the root) */
     this.toRoot = "../".repeat(this.rel.split("/").length - 1);
