@@ -38,3 +38,50 @@ test("the allowance is for the gpu label only: any other unknown label is still 
   assert.equal(kept.length, 1);
   assert.match(kept[0].message, /label "tpu" is unknown/);
 });
+
+// The workflows' supply chain (OpenSSF Scorecard's "Pinned-Dependencies" and "Token-Permissions"): every
+// action pinned by its full commit with the version in a comment, every job with the least permissions it
+// names (the workflow itself grants none, or only read), and Dependabot keeping actions, npm and pip current.
+import YAML from "yaml";
+
+test("every action is pinned by a full commit with its version beside it", () => {
+  const loose = [];
+  for (const name of workflows) {
+    for (const [i, line] of readFileSync(join(DIR, name), "utf8").split("\n").entries()) {
+      const m = /^\s*-?\s*uses:\s*(\S+)(.*)$/.exec(line);
+      if (m && !(/@[0-9a-f]{40}$/.test(m[1]) && /^\s+# v\d+(\.\d+)*$/.test(m[2]))) loose.push(`${name}:${i + 1}: ${line.trim()}`);
+    }
+  }
+  assert.deepEqual(loose, []);
+});
+
+test("each job names its own permissions; the Site workflow grants none at its top", () => {
+  for (const name of workflows) {
+    const wf = YAML.parse(readFileSync(join(DIR, name), "utf8"));
+    const top = wf.permissions;
+    assert.ok(top && Object.values(top).every((v) => v === "read"), `${name}: the workflow's own permissions are read-only or none`);
+    if (name === "site.yml") {
+      assert.deepEqual(top, {}, "site.yml grants nothing at its top");
+      for (const [job, spec] of Object.entries(wf.jobs)) assert.ok(spec.permissions, `site.yml: job ${job} names its permissions`);
+      assert.deepEqual(Object.keys(wf.jobs.propose.permissions).sort(), ["contents", "pull-requests"]);
+      assert.deepEqual(wf.jobs.publish.permissions, {contents: "read"}, "publishing renders, it writes nothing");
+    }
+  }
+});
+
+test("the Site workflow measures only the stale modules, one GPU job each, and publishes without a GPU", () => {
+  const {jobs} = YAML.parse(readFileSync(join(DIR, "site.yml"), "utf8"));
+  assert.match(jobs.plan.steps.map((s) => s.run ?? "").join("\n"), /python -m scripts\.stale_modules --json --changed/);
+  assert.equal(jobs.measure.strategy.matrix.module, "${{ fromJSON(needs.plan.outputs.modules) }}");
+  assert.ok(jobs.measure["runs-on"].includes("gpu") && jobs.measure.if.includes("!= '[]'"));
+  assert.match(jobs.measure.steps.map((s) => s.run ?? "").join("\n"), /scripts\.build --module "\$\{\{ matrix\.module \}\}" --settings full --device cuda/);
+  assert.equal(jobs.publish["runs-on"], "ubuntu-latest");
+  assert.deepEqual(jobs.publish.needs, "plan");
+  assert.ok(!JSON.stringify(jobs.publish).includes("scripts.build"), "publishing measures nothing");
+  assert.match(jobs.propose.steps.map((s) => s.run ?? "").join("\n"), /gh pr create/);
+});
+
+test("Dependabot proposes updates of the actions, the npm packages and the pip requirements", () => {
+  const dependabot = YAML.parse(readFileSync(join(ROOT, ".github", "dependabot.yml"), "utf8"));
+  assert.deepEqual(dependabot.updates.map((u) => u["package-ecosystem"]).sort(), ["github-actions", "npm", "pip"]);
+});
