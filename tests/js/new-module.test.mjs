@@ -1,7 +1,9 @@
 // `make module` proven on a copy of the project: a second module written from the template, built at
 // its (tiny) settings and rendered with the whole course.  The home lists both modules; both pages and
-// both decks load offline with no console error; and git sees no change outside the new module's own
-// folders and its registration (one navbar menu in _quarto.yml).  Skips the render without Quarto.
+// both decks load offline with no console error; the new module's own node tests (modules/<id>/tests/)
+// pass; its pages are held to every per-page rule of the rendered-site suite at both sizes; and git sees
+// no change outside the new module's own folders and its registration (one navbar menu in _quarto.yml).
+// Skips the render without Quarto.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {execFileSync} from "node:child_process";
@@ -12,6 +14,7 @@ import {fileURLToPath} from "node:url";
 import {hasChromium, onPath, openOffline, offlinePage, serve} from "./browser.mjs";
 import {assertNoProblems} from "./page-checks.mjs";
 import {modules} from "./course.mjs";
+import {SCREENS, openPage, pageDefects, axeViolations} from "./site-browser-checks.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const NEW_ID = "09-template-check";
@@ -49,6 +52,10 @@ test("make module writes, builds and renders a second module; nothing else chang
   }
   const results = JSON.parse(readFileSync(join(project, "data", NEW_ID, "results.json"), "utf8"));
   assert.ok(results.claims.length > 0 && results.claims.every((c) => c.holds), "the template's claim holds");
+  // its own node tests, found by its folder as make test finds them
+  const own_tests = run("make", ["-s", "-n", "test"], project);
+  assert.match(own_tests, new RegExp(`modules/${NEW_ID}/tests/sweep-demo\\.test\\.mjs`), "make test runs the module's own tests");
+  run("node", ["--test", `modules/${NEW_ID}/tests/`], project);
   const notebook = readFileSync(join(project, "lab", NEW_ID, "lab09_template_check.ipynb"), "utf8");
   assert.match(notebook, /raise NotImplementedError/, "the student notebook has the exercise as a stub");
   assert.match(notebook, /use_solution/, "and its folded solution");
@@ -73,6 +80,19 @@ test("make module writes, builds and renders a second module; nothing else chang
         assert.deepEqual(errors, [], `${id}/${doc}: OJS errors`);
         assertNoProblems(fresh.problems);
         await fresh.context.close();
+      }
+    }
+    // the new module's pages, held to every per-page rule of the rendered-site suite
+    for (const doc of ["index.html", "slides.html", "lab.html", "glossary.html"]) {
+      for (const screen of SCREENS) {
+        const opened = await openPage(browser, site.origin, `modules/${NEW_ID}/${doc}`, screen);
+        try {
+          const defects = [...await pageDefects(opened.page, screen), ...(await axeViolations(opened.page)).map((v) => `axe-core: ${v}`)];
+          assert.deepEqual(defects, [], `the new module's ${doc} at ${screen.width} px`);
+          assertNoProblems(opened.problems);
+        } finally {
+          await opened.context.close();
+        }
       }
     }
     // the new module's demo drew its chart from the module's own data

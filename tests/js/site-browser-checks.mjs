@@ -148,3 +148,70 @@ export function elementLooks() {
   }
   return out;
 }
+
+// the per-page rules every page is held to (site-pages.test.mjs; new-module.test.mjs holds a new module's pages to them)
+export const AXE = join(ROOT, "node_modules", "axe-core", "axe.min.js");
+const LITERALS = [/\{\{</, /\?@/, /@eq-/, /\?var:/, /\?ref:/];
+
+/** What a reader would see go wrong on the open page; [] when nothing does. */
+export async function pageDefects(page, screen) {
+  return page.evaluate(async ({screen, literals, demos}) => {
+    const bad = [];
+    const W = document.documentElement.clientWidth;
+    for (const e of document.querySelectorAll(".observablehq--error, .callout-important .callout-title-container"))
+      if (/OJS|Error/.test(e.textContent)) bad.push(`OJS error box: ${e.textContent.trim().slice(0, 120)}`);
+    const text = document.body.innerText;
+    for (const re of literals.map((s) => new RegExp(s))) {
+      const m = re.exec(text);
+      if (m) bad.push(`literal ${m[0]} in the text: …${text.slice(Math.max(0, m.index - 60), m.index + 60).replace(/\s+/g, " ")}…`);
+    }
+    const broken = await Promise.all([...document.images].map((img) => {
+      img.loading = "eager";
+      return img.decode().then(() => (img.naturalWidth > 0 ? null : img.src), () => img.src);
+    }));
+    for (const src of broken.filter(Boolean)) bad.push(`image not loaded: ${src}`);
+    // cross-references (Quarto's script turns their href into a full address at load time)
+    const here = location.pathname.replace(/index\.html$/, "");
+    for (const a of document.querySelectorAll("a.quarto-xref")) {
+      const url = new URL(a.href, location.href);
+      const id = decodeURIComponent(url.hash.replace(/^#\/?/, ""));     // a reveal.js deck writes #/id
+      if (url.pathname.replace(/index\.html$/, "") === here && !document.getElementById(id))
+        bad.push(`cross-reference to nothing on the page: ${a.textContent} (${url.hash})`);
+    }
+    if (document.documentElement.scrollWidth > W)
+      bad.push(`page is ${document.documentElement.scrollWidth} px wide on a ${W} px screen`);
+    // (a reveal.js deck shows one slide at a time: its equations are checked slide by slide elsewhere)
+    if (screen.width < 600 && !document.querySelector(".reveal")) {
+      for (const eq of document.querySelectorAll("[id^=eq-]")) {
+        const num = eq.querySelector(".equation-number");
+        const r = num?.getBoundingClientRect();
+        if (!r || r.width === 0 || r.left < 0 || r.right > W) bad.push(`${eq.id}: its number is not in view`);
+      }
+    }
+    // the tab's icon (without one, a browser asks for /favicon.ico, a 404 on every first visit)
+    const icon = document.querySelector('link[rel~="icon"]');
+    if (!icon) bad.push("no icon for the tab (website: favicon in _quarto.yml)");
+    else if (!(await fetch(icon.href).then((r) => r.ok && /svg|image/.test(r.headers.get("content-type")), () => false)))
+      bad.push(`the tab's icon does not load: ${icon.href}`);
+    // the navbar is one row at every width: its menu button, title, colour-scheme toggle and search
+    // side by side (on a phone, each row more is text the reader cannot see)
+    const rowOf = (sel) => { const r = document.querySelector(`#quarto-header ${sel}`)?.getBoundingClientRect(); return r && r.width ? r : null; };
+    const title = rowOf(".navbar-brand-container");
+    for (const sel of [".navbar-toggler", ".quarto-navbar-tools", "#quarto-search"]) {
+      const r = rowOf(sel);
+      if (title && r && (r.top >= title.bottom || r.bottom <= title.top))
+        bad.push(`navbar: ${sel} on another row than the title (${Math.round(r.top)} px against ${Math.round(title.top)}-${Math.round(title.bottom)} px)`);
+    }
+    // every OJS cell is a hidden set-up cell or a demo, so the demo checks here reach every demo
+    for (const cell of document.querySelectorAll("div.cell:has([id^=ojs-cell-])"))
+      if (!cell.matches(`.hidden, ${demos}`)) bad.push(`an OJS cell neither hidden nor a demo (${demos}): class="${cell.className}"`);
+    return bad;
+  }, {screen, literals: LITERALS.map((re) => re.source), demos: DEMOS});
+}
+
+export async function axeViolations(page) {
+  await page.addScriptTag({content: readFileSync(AXE, "utf8")});
+  const result = await page.evaluate(() => window.axe.run(document, {resultTypes: ["violations"]}));
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(" ")}`);
+}
