@@ -101,6 +101,13 @@ def fmt_sci(x: float | None, digits: int = 1, tex: bool = False) -> str:
     return power if m == "1" else f"{m} × {power}"
 
 
+def sci_value(x: float, digits: int) -> float:
+    """The number fmt_sci(x, digits) shows (5.389e-05 at two figures: 5.4e-05), for arithmetic a page shows
+    on shown numbers."""
+    mant, exp = _significant(x, digits)
+    return float(mant.scaleb(exp))
+
+
 def fmt_factor(x: float | None) -> str:
     """A ratio in a figure label: three significant figures in plain digits from 0.01 to 999,
     beyond that two in scientific notation (1.1 × 10⁵)."""

@@ -1,6 +1,7 @@
 """The description of the pull request that brings a GPU run's measurements back (the Site workflow's
-propose job): for each module whose data/<id>/results.json the working tree changes against HEAD, its
-provenance, the module's own summary lines and every claim with whether it holds.
+propose job, which runs it after committing them): for each module whose data/<id>/results.json differs
+from the commit before (git diff HEAD~1), its provenance, the module's own summary lines and every claim
+with whether it holds.
 
     python3 -m scripts.measured_summary [--run-url URL] [--module ID ...]   # Markdown on stdout
 """
@@ -16,7 +17,7 @@ from scripts.site_data import provenance_line
 
 
 def changed_modules() -> list[course.Module]:
-    """The modules whose results file differs from the last commit's (staged or not), in the modules' order."""
+    """The modules whose results file differs from the commit before HEAD's, in the modules' order."""
     out = subprocess.run(["git", "diff", "--name-only", "HEAD~1", "--", "data/"], cwd=ROOT, capture_output=True,
                          text=True, check=False).stdout.split()
     return [m for m in course.modules() if rel(m.results) in out]

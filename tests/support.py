@@ -41,3 +41,14 @@ def pandoc_ast(text: str, fmt: str = "markdown") -> dict:
 
     text = re.sub(r"^([ \t]*```+)\s*\{ojs\b([^}]*)\}", r"\1{.ojs\2}", text, flags=re.M)
     return json.loads(pypandoc.convert_text(text, "json", format=fmt))
+
+
+def section_text(page_text: str, anchor: str) -> str | None:
+    """Source of the section whose heading carries {#anchor}, up to the next heading of its level or above."""
+    page_text = re.sub(r"(?m)^(:::+ *\{\.callout[^\n]*\n)#{1,6} ", r"\1", page_text)  # a callout's title
+    m = re.search(r"(?m)^(#{1,6}) .*\{#" + re.escape(anchor) + r"[\s}]", page_text)
+    if not m:
+        return None
+    level = len(m.group(1))
+    end = re.compile(r"(?m)^#{1,%d} " % level).search(page_text, m.end())
+    return page_text[m.start(): end.start() if end else len(page_text)]

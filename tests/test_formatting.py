@@ -6,6 +6,7 @@ strings are written out by hand (what a reader rounding on paper gets), not comp
 format specifiers, whose round-half-even on binary floats is what is being replaced.
 """
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,10 @@ def test_the_table_covers_every_formatter():
     public = {n for n in dir(formatting) if n.startswith("fmt_") and callable(getattr(formatting, n))}
     assert public == {c["function"] for c in CASES}, "every fmt_* has cases, and every case names one"
     assert len(CASES) >= 100
+
+
+def test_sci_value_is_the_number_fmt_sci_shows():
+    """Arithmetic on a shown number uses what fmt_sci shows: its rounding, its carry."""
+    for x, digits, shown in ((5.389778489263984e-05, 2, 5.4e-05), (1.4226589076862008e-3, 2, 1.4e-3),
+                             (9.96e4, 2, 1.0e5), (0.000125, 1, 1e-4)):
+        assert math.isclose(formatting.sci_value(x, digits), shown, rel_tol=1e-12), x

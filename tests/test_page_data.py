@@ -114,34 +114,32 @@ def test_results_table_and_provenance_line(data):
 
 def test_answer_saturation_computes_from_the_shown_norm(data):
     v = values(data)
-    g = data["gradient_by_distance"]
-    text = PD.answer_saturation(v, g)
+    text = PD.answer_saturation(v)
     # 1 - 1/5.2 = 0.8077 -> 0.808; sqrt(0.808) = 0.899 -> 0.90; atanh(0.90) = 1.47 -> 1.5;
     # 0.02 * 5.2 = 0.104 -> 0.10; 1 / 0.10 = 10
     for part in ("1 - 1/5.2 = 0.808", "|h| > 0.90", "only about 1.5", "\\approx 0.10$", "factor of about 10 per"):
         assert part in text, part
     for norm, sufficient in (("0.9", True), ("1.0", True), ("1.5", False)):    # "at most 1": vanishing for sure
-        assert ("sufficient case for vanishing" in PD.caricature(norm)) is sufficient, norm
-    assert PD.caricature("0.9") == (
+        v["gradient"]["spectral_W"] = norm
+        assert ("sufficient case for vanishing" in PD.answer_saturation(v)) is sufficient, norm
+    assert PD.answer_saturation(v | {"gradient": {"spectral_W": "0.9"}}) == (
         "With $\\lVert W \\rVert \\approx$ 0.9 the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for every $|h|$: "
         "this trained RNN is in the sufficient case for vanishing.\n")
 
 
-def test_answer_saturation_says_what_the_measured_saturation_gives(data):
-    """The answer's last paragraph: the measured saturation and Equation 8 with it, and the sentence the data picks
-    (above 1: the bound allows growth and the lab does not separate the causes; below: saturation alone forces it)."""
+def test_the_measured_saturation_and_the_sentence_the_data_picks(data):
+    """Section 4's box: the measured saturation, Equation 8 with it, and the sentence the data picks (above 1: the
+    bound allows growth and the lab does not separate the causes; at or below 1: saturation alone forces the fall)."""
     g = data["gradient_by_distance"]
     g["rnn_saturation"].update({"share_abs_h_above_0.9": 0.4512, "mean_tanh_derivative": 0.3049,
                                 "bound_factor_per_character": 2.604})
-    text = PD.answer_saturation(values(data), g)
-    for part in ("What the lab measured: 45% of the entries", "averages 0.305", "gives 2.60 per character",
-                 "allows growth", "does not explain the fall of 0.700 per character", "the lab does not separate them"):
-        assert part in text, part
-    g["rnn_saturation"].update({"bound_factor_per_character": 0.85, "mean_tanh_derivative": 0.1})
-    text = PD.answer_saturation(values(data), g)
-    assert "gives 0.85 per character" in text and "enough to explain the vanishing" in text
-    assert "does not separate" not in text
-    assert set(PD.SATURATION_VERDICT) == set(PD.SATURATION_BOX) == {"growth", "vanishing"}
+    v = values(data)["gradient"]
+    assert (v["saturated_share"], v["mean_tanh_derivative"], v["bound_factor"]) == ("45%", "0.305", "2.60")
+    assert v["saturation_verdict"].startswith("above 1: even with the measured saturation the bound allows growth")
+    assert "does not separate" in v["saturation_verdict"]
+    g["rnn_saturation"].update({"bound_factor_per_character": 1.0, "mean_tanh_derivative": 0.1})
+    assert values(data)["gradient"]["saturation_verdict"].startswith("below 1: the measured saturation alone forces")
+    assert set(PD.SATURATION_BOX) == {"growth", "vanishing"}
 
 
 def test_worked_example_rows():

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.support import M3, pandoc_ast
+from tests.support import M3, pandoc_ast, section_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = M3.dir / "glossary.qmd"
@@ -125,17 +125,6 @@ def uses(text: str, anchor: str, entries: dict) -> list[int]:
     covered = [(m.start(), m.end()) for p in longer for m in p.finditer(text)]
     hits = sorted(m.start() for f in entries[anchor]["forms"] for m in form_pattern(f).finditer(text))
     return [h for h in hits if not any(s <= h < e for s, e in covered)]
-
-
-def section_text(page_text: str, anchor: str) -> str | None:
-    """Source of the section whose heading carries {#anchor}, up to the next heading of its level or above."""
-    page_text = re.sub(r"(?m)^(:::+ *\{\.callout[^\n]*\n)#{1,6} ", r"\1", page_text)  # a callout's title
-    m = re.search(r"(?m)^(#{1,6}) .*\{#" + re.escape(anchor) + r"[\s}]", page_text)
-    if not m:
-        return None
-    level = len(m.group(1))
-    end = re.compile(r"(?m)^#{1,%d} " % level).search(page_text, m.end())
-    return page_text[m.start(): end.start() if end else len(page_text)]
 
 
 def ast_nodes(text: str):

@@ -360,25 +360,34 @@ def longest_shared_run(a: str, b: str) -> int:
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
 
 
-def prompts_samples_differ(d):
-    s = d["sampling"]
+GREEDY = ("greedy", None, None, None)
+
+
+def shared_runs(s: dict) -> dict[tuple, tuple[int, int, int]]:
+    """For each setting (strategy, tau, k, p) of the sampling material: the longest run of characters two prompts'
+    samples share, and which two prompts."""
     by_setting = {}
     for x in s["samples"]:
         by_setting.setdefault((x["strategy"], x["tau"], x["k"], x["p"]), []).append(x)
-    # greedy decoding draws nothing at random: from two prompts it may fall into the same loop, whatever the seeds
-    worst, where, greedy = 0, None, 0
+    out = {}
     for setting, runs in by_setting.items():
-        for i, a in enumerate(runs):
-            for b in runs[i + 1:]:
-                n = longest_shared_run(a["text"], b["text"])
-                if setting[0] == "greedy":
-                    greedy = max(greedy, n)
-                elif n > worst:
-                    worst, where = n, (setting, a["prompt_index"], b["prompt_index"])
+        pairs = [(longest_shared_run(a["text"], b["text"]), a["prompt_index"], b["prompt_index"])
+                 for i, a in enumerate(runs) for b in runs[i + 1:]]
+        if pairs:
+            out[setting] = max(pairs)
+    return out
+
+
+def prompts_samples_differ(d):
+    s = d["sampling"]
+    runs = shared_runs(s)
+    # greedy decoding draws nothing at random: from two prompts it may fall into the same loop, whatever the seeds
+    greedy = runs.pop(GREEDY, (0, None, None))[0]
+    setting, (worst, a, b) = max(runs.items(), key=lambda kv: kv[1], default=(None, (0, None, None)))
     seeds = {(x["prompt_index"], x["seed"]) for x in s["samples"]}
     one_seed_each = len({i for i, _ in seeds}) == len(seeds) and len({sd for _, sd in seeds}) == len(seeds)
     detail = (f"the longest run two prompts' samples share at one setting: {worst} characters"
-              + (f" ({where[0][0]}, tau {where[0][1]}, k {where[0][2]}, p {where[0][3]}: prompts {where[1]} and {where[2]})" if where else "")
+              + (f" ({setting[0]}, tau {setting[1]}, k {setting[2]}, p {setting[3]}: prompts {a} and {b})" if setting else "")
               + f" (needs < {SHARED_RUN_MAX}); " + ("one seed per prompt" if one_seed_each else "prompts share a seed")
               + f"; greedy samples (no random draws, not checked) share up to {greedy}")
     return worst < SHARED_RUN_MAX and one_seed_each, detail

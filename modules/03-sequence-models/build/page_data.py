@@ -13,7 +13,7 @@ import math
 
 from scripts import paths
 from scripts.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_ratio_times, fmt_sci,
-                                fmt_short)
+                                fmt_short, sci_value)
 from scripts.site_data import provenance_line
 
 from . import MODULE, claims
@@ -121,12 +121,6 @@ def fmt_product(x: float) -> str:
     return fmt_fixed(x, 2) if x >= 0.01 else fmt_sci(x, 2)
 
 
-def two_figures(x: float) -> float:
-    """x as fmt_sci(x, 2) shows it, read back (5.389e-05 -> '5.4 × 10⁻⁵' -> 5.4e-05)."""
-    mant, _, power = fmt_sci(x, 2).partition(" × 10")
-    return float(mant) * 10.0 ** int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
-
-
 def direct_path_variables(g: dict) -> dict:
     dp = g["direct_path"]
     return {
@@ -142,8 +136,8 @@ def direct_path_variables(g: dict) -> dict:
         # at 50, where the box shows both numbers, from the two as shown (a reader dividing them gets the same)
         **{f"direct_of_measured_{k}": fmt_percent(claims.direct_path_share_of_measured(g, k))
            for k in claims.DIRECT_PATH_FAR},
-        f"direct_of_measured_{dp['distance']}": fmt_percent(two_figures(dp["carried_fall"])
-                                                            / two_figures(claims.lstm_fall(g, dp["distance"]))),
+        f"direct_of_measured_{dp['distance']}": fmt_percent(sci_value(dp["carried_fall"], 2)
+                                                            / sci_value(claims.lstm_fall(g, dp["distance"]), 2)),
         "direct_far_list": ", ".join(str(k) for k in claims.DIRECT_PATH_FAR[:-1]) + f" and {claims.DIRECT_PATH_FAR[-1]}",
     }
 
@@ -187,35 +181,11 @@ def results_table(data: dict, v: dict) -> str:
     ])
 
 
-# section 4's answer, last paragraph, by what Equation 8 gives with the measured derivatives
-# (claims.saturation_bound_verdict decides; the claim rnn_saturation_bound_consistent states it)
-SATURATION_VERDICT = {
-    "growth": ("above 1: even with the measured saturation the bound allows growth, so it does not explain the "
-               "fall of {measured} per character. The bound keeps only each step's largest stretch; the fall comes "
-               "from how the one-step Jacobians $\\mathrm{{diag}}(1 - h_j^2)\\, W$ combine from step to step. Saturation "
-               "can be part of that, and so can the directions in which $W$ stretches; the lab does not separate "
-               "them."),
-    "vanishing": ("below 1: with the measured derivatives the bound alone forces the gradient to shrink by at least "
-                  "that factor per character (measured: {measured}), so the saturation of the units is enough to "
-                  "explain the vanishing although $\\lVert W \\rVert > 1$."),
-}
-
-
-def answer_saturation(v: dict, g: dict) -> str:
+def answer_saturation(v: dict) -> str:
     """Section 4's check with the data's spectral norm; each step computed from the number shown
-    before it, so the arithmetic on the page is right as printed; then what the lab measured of the units'
-    saturation."""
-    gv = v["gradient"]
-    measured = (f"What the lab measured: {gv['saturated_share']} of the entries of $h_j$ on the measured chunks have "
-                f"$|h_j| > 0.9$, and $1 - h_j^2$ averages {gv['mean_tanh_derivative']}. @eq-norm-bound with these "
-                f"derivatives, $\\lVert \\mathrm{{diag}}(1 - h_j^2) \\rVert\\, \\lVert W \\rVert$ at each step, gives "
-                f"{gv['bound_factor']} per character (geometric mean), "
-                + SATURATION_VERDICT[claims.saturation_bound_verdict(g)].format(measured=gv["factor_per_character"]) + "\n")
-    return caricature(gv["spectral_W"]) + "\n" + measured
-
-
-def caricature(s: str) -> str:
-    """The check's arithmetic: how saturated a unit must be for (1 - h^2) ||W|| < 1."""
+    before it, so the arithmetic on the page is right as printed.  (What the lab measured of the units'
+    saturation is the box after the lab's: saturation_variables.)"""
+    s = v["gradient"]["spectral_W"]
     if float(s) <= 1:
         return (f"With $\\lVert W \\rVert \\approx$ {s} the bound $(1 - h^2)\\,\\lVert W \\rVert$ is below 1 for "
                 "every $|h|$: this trained RNN is in the sufficient case for vanishing.\n")
@@ -294,7 +264,7 @@ def worked_temperature_table(worked: dict) -> str:
 def sampling_variables(s: dict) -> dict:
     """The sampling box: how long a run the greedy samples of two prompts share (greedy draws nothing at random)."""
     greedy = [x["text"] for x in s["samples"] if x["strategy"] == "greedy"]
-    shared = max((claims.longest_shared_run(a, b) for i, a in enumerate(greedy) for b in greedy[i + 1:]), default=0)
+    shared = claims.shared_runs(s).get(claims.GREEDY, (0, None, None))[0]
     return {"greedy_shared_run": fmt_int(shared), "sample_length": fmt_int(max(map(len, greedy), default=0))}
 
 
@@ -312,7 +282,7 @@ def variables(data: dict, worked: dict) -> dict:
 def partials(data: dict, worked: dict, values: dict) -> dict[str, str]:
     return {
         "_results-table.md": results_table(data, values),
-        "_answer-saturation.md": answer_saturation(values, data["gradient_by_distance"]),
+        "_answer-saturation.md": answer_saturation(values),
         "_worked-one-unit.md": worked_rnn_table(worked),
         "_worked-temperature.md": worked_temperature_table(worked),
     }
