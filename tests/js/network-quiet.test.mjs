@@ -33,14 +33,26 @@ test("quiet() waits for a late request and names one that never ends", {skip: !h
   });
   const page = await browser.newPage();
   const requests = watchRequests(page);
+  // The late requests start 300 ms after load; on a loaded machine that can be longer than quiet()'s
+  // idle window, so the test waits until both have been seen (watchRequests' listener comes first, so
+  // they are open in it by then) and until /slow has ended, and asserts on what quiet() does with them.
+  const seen = Promise.all([page.waitForRequest(/\/slow$/), page.waitForRequest(/\/hang$/)]);
+  const slowEnded = page.waitForEvent("requestfinished", (r) => r.url().endsWith("/slow"));
   await page.goto(`${origin}/`, {waitUntil: "load"});
-  await assert.rejects(requests.quiet({timeout: 3_000}), (err) => {
+  await seen;
+  let resolvedEarly = false;
+  const whileOpen = requests.quiet({timeout: 60_000}).then(() => { resolvedEarly = true; }, () => {});
+  await slowEnded;
+  assert.equal(resolvedEarly, false, "quiet() resolved while /hang was still open");
+  await assert.rejects(requests.quiet({timeout: 1_000}), (err) => {
     assert.match(err.message, /open requests: .*\/hang \(for \d+ ms\)/);
     assert.doesNotMatch(err.message, /\/slow/, "the slow request had ended");
     return true;
   });
-  assert.equal(await page.title(), "slow done");
+  await page.waitForFunction(() => document.title === "slow done");
   for (const res of hung.splice(0)) res.end();
-  await requests.quiet({timeout: 3_000});
+  await requests.quiet({timeout: 30_000});
+  await whileOpen;
+  assert.equal(resolvedEarly, true, "quiet() resolved once the last request ended");
   assert.deepEqual(requests.open(), []);
 });
