@@ -53,7 +53,7 @@ def test_colab_needs_nothing_beyond_what_it_ships(committed):
     code = "\n".join(c.source for c in committed.cells if c.cell_type == "code")
     assert not re.search(r"^\s*[!%]\s*pip", code, re.MULTILINE), "the notebook must not pip install anything"
     imported = set(re.findall(r"^\s*(?:import|from) (\w+)", code, re.MULTILINE))
-    assert imported <= {"functools", "hashlib", "json", "math", "os", "platform", "re", "time", "traceback", "urllib",
+    assert imported <= {"ast", "difflib", "functools", "hashlib", "json", "math", "os", "platform", "re", "time", "traceback", "urllib",
                         "contextlib", "pathlib", "types", "matplotlib", "numpy", "torch"}, imported
 
 
@@ -165,16 +165,70 @@ def test_run_all_with_the_students_own_code_keeps_it_and_survives_a_skipped_chal
     assert {s["strategy"] for s in saved["sampling"]["samples"]} == {"greedy", "temperature"}
 
 
+@pytest.mark.slow
+def test_run_all_stops_where_the_mistakes_catalogue_says_and_saves_nothing_broken(corpus_path, tmp_path, monkeypatch):
+    """Two mistakes of lab/<id>/mistakes.yml in one whole Run All of the student notebook: the prediction without
+    quotes is read as text and said so, and Exercise 5's re-seeded generator (every character drawn with the same
+    random number, which a shape-and-seed check let through) stops at Checkpoint 5 with the message the in-process
+    catalogue test asserts, before any results file is written."""
+    import yaml
+
+    results = tmp_path / "results.json"
+    for name, value in (("LAB_SETTINGS", "quick"), ("LAB_CORPUS", str(corpus_path)), ("LAB_DEVICE", "cpu"),
+                        ("LAB_RESULTS", str(results))):
+        monkeypatch.setenv(name, value)
+    catalogue = yaml.safe_load((M3.lab_dir / "mistakes.yml").read_text(encoding="utf-8"))["mistakes"]
+    unquoted = next(m for m in catalogue if m["mistake"] == "the prediction without quotes")
+    reseeded = next(m for m in catalogue if m["exercise"] == "5" and "fixed seed" in m["mistake"])
+    nb, written = student_notebook(M3), solution_notebook(M3)
+    for ex in EXERCISES[:-1]:
+        nb.cells[index_of(nb, f"exercise-{ex}")].source = written.cells[index_of(written, f"exercise-{ex}")].source
+    nb.cells[index_of(nb, "exercise-5")].source = reseeded["code"]
+    next(c for c in nb.cells if c.source.startswith('my_prediction_3a = ""')).source = unquoted["code"]
+    with pytest.raises(CellExecutionError) as err:
+        NotebookClient(nb, timeout=None, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    assert "Checkpoint 5 (Exercise 5, sample_with_temperature)" in str(err.value)
+    for pattern in reseeded["says"]:
+        assert re.search(pattern, str(err.value)), pattern
+    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    for pattern in unquoted["says"]:
+        assert re.search(pattern, printed), pattern
+    assert "your prediction (saved with your results): it shrinks fast" in printed
+    assert not results.exists(), "a run that stopped at a checkpoint must not save results"
+
+
+@pytest.mark.slow
+def test_a_provided_cell_that_fails_inside_the_students_function_says_which_exercise_to_revisit(tmp_path, monkeypatch):
+    """IPython's handler (registered by the checkpoint code cell) frames an error raised inside an exercise's
+    function while a provided cell runs it; an error elsewhere keeps its own traceback, unframed."""
+    nb = student_notebook(M3)
+    nb.cells = [c for c in nb.cells if c.cell_type == "code" and "def" in tags(c)] + [   # definitions only
+        nbformat.v4.new_code_cell("def rnn_cell_step(x_t, h_prev, W, U, b):\n"
+                                  "    return torch.tanh(h_prev @ W.T + x_t @ U.T + b[:3])"),
+        nbformat.v4.new_code_cell("RNNLM(65, d=4, d_h=8)(torch.zeros(1, 3, dtype=torch.long))"),
+        nbformat.v4.new_code_cell("torch.zeros(2) @ torch.zeros(3)")]
+    monkeypatch.setenv("LAB_DEVICE", "cpu")
+    client = NotebookClient(nb, timeout=None, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    def shown(cell):
+        return "\n".join("\n".join(o.get("traceback", [])) + o.get("text", "") for o in cell.outputs)
+    framed, other = shown(nb.cells[-2]), shown(nb.cells[-1])
+    assert "This cell stopped inside your `rnn_cell_step` (Exercise 1), at line 2" in framed, framed
+    assert "revisit Exercise 1" in framed and "RuntimeError" in framed
+    assert "stopped inside your" not in other and "RuntimeError" in other, other
+
+
 def test_the_3a_prediction_is_asked_for_before_any_number_and_saved_with_the_results():
     """The measurement cell prints the ⚠️ (or the prediction) first, before the numbers that answer it; the
     results file keeps the prediction; the placeholder line's comment does not give the answer away."""
     source = read_source(M3)
     cell = next(c for c in source.cells if c.cell_type == "code" and "grad_by_distance(rnn," in c.source)
-    assert cell.source.startswith("print(prediction_note(my_prediction_3a))")
+    assert cell.source.startswith("print(prediction_note(globals()))")
     stub = next(c for c in source.cells if c.source.startswith("my_prediction_3a = "))
     assert "constant factor" not in stub.source and "shrinks by" not in stub.source
     saving = next(c for c in source.cells if "lab_results = {" in c.source)
-    assert '"student": {"prediction_3a": str(my_prediction_3a).strip() or None}' in saving.source
+    assert '"student": {"prediction_3a": saved_prediction(globals())}' in saving.source
 
 
 def test_no_runtime_is_typed_into_the_notebook():

@@ -61,6 +61,8 @@
 
 # %% tags=["def"]
 #@title Settings and imports (provided) { display-mode: "form" }
+import ast
+import difflib
 import functools
 import hashlib
 import json
@@ -187,6 +189,16 @@ def _passed(which, message, *functions):
 
 
 NUMPY_ON_GRAD = ("Can't call numpy() on Tensor that requires grad",)
+ERROR_HINTS = (   # PyTorch's words -> what to change, in a beginner's words
+    ("view size is not compatible", ".view needs a tensor laid out in one block of memory, and the lab passes slices "
+                                    "(like emb[:, t] or chunk[:, 1:]) that are not: use .reshape, which works on both."),
+    ("prob_dist must be 1 or 2 dim", "torch.multinomial takes only 1-D or 2-D probabilities: reshape the probabilities "
+                                     "to (N, |V|) first, then the (N, 1) draws back to the rows' shape."),
+    ("selected index k out of range", "torch.topk found fewer than k entries along the dimension it was given: take "
+                                      "it along the vocabulary, the last dimension (dim=-1)."),
+    ("probability tensor contains either", "torch.multinomial needs probabilities (none negative): take "
+                                           "torch.softmax(logits / tau, dim=-1) first and draw from that."),
+)
 MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
 ELEMENTWISE = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton "
                          r"dimension (\d+)")
@@ -286,9 +298,83 @@ def _error_lines(err, fn=None, named=(), dims=None, products=()):
         where = frames[-1]
         lines.insert(1, f"    at line {where.lineno} of `{fn.__name__}`" + (f": {where.line}" if where.line else ""))
     if any(words in str(err) for words in ("in-place", "inplace", "written-to tensor")):
-        lines.append("    The lab needs your inputs unchanged: write a = a + b, not a += b or a.add_(b).")
+        lines.append("    An operation changed a tensor in place (+=, *=, x[...] = ..., or a method ending in _ such as "
+                     "add_) that the gradient still needs: compute a new tensor instead, a = a + b.")
+    for words, hint in ERROR_HINTS:
+        if words in str(err):
+            lines.append("    " + hint)
     lines += _shape_lines(err, named, dims, products)
     return "\n".join(lines)
+
+
+PREDICTION_NAME = "my_prediction_3a"
+PREDICTION_LINE = re.compile(r"^(\s*" + PREDICTION_NAME + r"\s*=\s*)(.*?)\s*$")
+
+
+def quote_prediction(lines):
+    """An IPython input transformer (registered below): a prediction line whose text is not in quotes, which
+    Python cannot read (a SyntaxError or NameError), is read as that text, with a note that says so, so that the
+    student's words are kept and the cell tells them how to write it next time."""
+    for n, line in enumerate(lines):
+        m = PREDICTION_LINE.match(line)
+        if not m:
+            continue
+        try:
+            value = ast.parse(line.strip()).body[0].value
+            if isinstance(value, ast.Constant):
+                return lines                                    # a string, a number or None: Python reads it
+        except SyntaxError:
+            pass
+        text = re.sub(r"\s+#.*$", "", m.group(2)).strip().strip("\"'").strip()
+        note = (f"⚠️ Exercise 3A: your prediction was not in quotes, so Python could not read it as text; it is "
+                f"saved as the sentence {text!r}. Next time write it as a sentence in double quotes: "
+                f"{PREDICTION_NAME} = \"{text}\"")
+        lines = list(lines)
+        lines[n] = f"{m.group(1)}{text!r}; print({note!r})\n"
+        return lines
+    return lines
+
+
+INPUT_TRANSFORMERS = [quote_prediction]
+EXERCISE_OF = {"rnn_cell_step": "Exercise 1", "lm_loss_and_ppl": "Exercise 2", "clip_gradients": "Exercise 3B",
+               "lstm_cell_step": "Exercise 4", "sample_with_temperature": "Exercise 5",
+               "top_k_filter": "the Challenge", "nucleus_filter": "the Challenge"}
+
+
+def inside_your_code(err, namespace):
+    """When `err` was raised inside one of the student's exercise functions (the one of that name now defined),
+    the lines that say so and which exercise to revisit; else None."""
+    if isinstance(err, CheckpointError):
+        return None
+    for frame in reversed(traceback.extract_tb(err.__traceback__)):
+        fn = namespace.get(frame.name)
+        if frame.name in EXERCISE_OF and frame.filename == getattr(getattr(fn, "__code__", None), "co_filename", None):
+            return (f"❌ This cell stopped inside your `{frame.name}` ({EXERCISE_OF[frame.name]}), at line "
+                    f"{frame.lineno}: {frame.line}\n    {type(err).__name__}: {err}\n    Its checkpoint cannot try "
+                    f"everything this cell does: revisit {EXERCISE_OF[frame.name]} with "
+                    "the error above (the full traceback follows), run its checkpoint again, then this cell.")
+    return None
+
+
+def _framed_traceback(shell, etype, value, tb, tb_offset=None):
+    """IPython's handler for errors in any cell: the framing of inside_your_code first, then the usual traceback."""
+    value.__traceback__ = tb
+    lines = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+    framed = inside_your_code(value, shell.user_ns)
+    stb = ([framed, ""] if framed else []) + lines
+    shell._showtraceback(etype, value, stb)                    # how IPython shows any traceback (and sends it)
+    return stb
+
+
+try:                                                           # in a notebook: Colab, Jupyter, the course's build
+    _shell = get_ipython()  # noqa: F821 - IPython defines it
+    _shell.input_transformers_cleanup[:] = [t for t in _shell.input_transformers_cleanup
+                                            if getattr(t, "__name__", "") != quote_prediction.__name__]
+    _shell.input_transformers_cleanup.append(quote_prediction)
+    _shell.set_custom_exc((RuntimeError, TypeError, ValueError, IndexError, AttributeError, KeyError),
+                          _framed_traceback)
+except NameError:                                              # plain Python (the course's tests load these cells)
+    pass
 
 
 def checkpoint(which):
@@ -305,6 +391,7 @@ def checkpoint(which):
                 message = (f"❌ {which}: what your function returned cannot be used the way the lab uses it:\n"
                            + _error_lines(err))
             raise CheckpointError(message) from None   # a short traceback: the checkpoint cell, then this line
+        run.which = which
         return run
     return wrap
 
@@ -312,17 +399,25 @@ def checkpoint(which):
 def _call(which, fn, *args, how="as the lab calls it", names=None, dims=None, products=()):
     """Calls a student's function; turns its exceptions into this checkpoint's failure, with the call that raised
     it: the inputs' shapes (named by dimension: B, T, d, d_h, |V|), the setting (`how`) and the original error."""
+    names = names or [f"argument {i + 1}" for i in range(len(args))]
+    before = {name: arg.detach().clone() for name, arg in zip(names, args) if torch.is_tensor(arg)}
     try:
-        return fn(*args)
+        got = fn(*args)
     except NotImplementedError:
         _fail(which, f"`{fn.__name__}` is not written yet (it still raises NotImplementedError). Replace the "
                      "`# TODO` lines, or tick `use_solution` in the folded solution cell right under your "
                      "exercise cell and run it.")
     except Exception as err:  # noqa: BLE001 - any error in student code is reported, not re-raised raw
-        named = list(zip(names or [f"argument {i + 1}" for i in range(len(args))], args))
+        named = list(zip(names, args))
         _fail(which, f"`{fn.__name__}` raised an error, called {how}:\n"
                      f"    the call: {_call_line(fn.__name__, named, dims)}\n"
                      + _error_lines(err, fn, named, dims, products))
+    for name, arg in zip(names, args):
+        if name in before and not torch.equal(arg.detach(), before[name]):
+            _fail(which, f"`{fn.__name__}` changed its argument `{name}` in place (called {how}); the lab reads it "
+                         "again afterwards. Compute a new tensor instead: a = a + b rather than a += b, masked_fill "
+                         "rather than masked_fill_ or x[mask] = ...")
+    return got
 
 
 NAMES_5 = ("logits", "tau", "generator")
@@ -339,13 +434,48 @@ def _num(value):
     return float(value.detach()) if torch.is_tensor(value) else float(value)
 
 
-def _check_tensor(which, name, got, shape, dtype=None):
+def _what(value):
+    """What a returned value is, in a beginner's words."""
+    if value is None:
+        return "None"
+    if torch.is_tensor(value):
+        return "a tensor" + (f" of shape {tuple(value.shape)}" if value.dim() else " (a single number)")
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of {len(value)}"
+    if isinstance(value, (int, float)):
+        return f"a Python number ({value!r})"
+    return f"a {type(value).__name__}"
+
+
+def _returned_none(which, fn, what):
+    if fn is not None:
+        _fail(which, f"`{fn.__name__}` returned None: did the function end with `return ...`? It should return "
+                     f"{what}; without a return line, a Python function gives back None.")
+
+
+def _check_tensor(which, name, got, shape, dtype=None, fn=None):
+    if got is None:
+        _returned_none(which, fn, name)
+    if isinstance(got, (tuple, list)) and fn is not None:
+        _fail(which, f"`{fn.__name__}` returned {_what(got)}; it should return one tensor: return only {name}")
     if not torch.is_tensor(got):
-        _fail(which, f"{name} should be a tensor, got {type(got).__name__}")
+        _fail(which, f"{name} should be a tensor, got {_what(got)}")
     if tuple(got.shape) != tuple(shape):
-        _fail(which, f"{name} has shape {tuple(got.shape)}, expected {tuple(shape)}")
+        same = got.numel() == math.prod(shape)
+        _fail(which, f"{name} has shape {tuple(got.shape)}, expected {tuple(shape)}"
+                     + (f": the same {got.numel()} entries in another shape; reshape it to {tuple(shape)}" if same else ""))
     if dtype is not None and got.dtype != dtype:
         _fail(which, f"{name} has dtype {got.dtype}, expected {dtype}")
+
+
+def _first_difference(got, want, atol=1e-5):
+    """'first differs at row 0, column 3: expected 0.1234, got 0.5678' (2-D and 1-D tensors)."""
+    bad = ((got - want).abs() > atol).nonzero()
+    if not len(bad):
+        return ""
+    at = tuple(int(i) for i in bad[0])
+    where = f"row {at[0]}, column {at[1]}" if len(at) == 2 else f"entry {at}"
+    return f"first differs at {where}: expected {float(want[at]):.4f}, got {float(got[at]):.4f}"
 
 
 def _check_gradients(which, output_name, got, want, inputs, used_for):
@@ -353,7 +483,8 @@ def _check_gradients(which, output_name, got, want, inputs, used_for):
     The student's output must carry gradients, and the same ones as the reference, to every input."""
     if not got.requires_grad or got.grad_fn is None:
         _fail(which, f"{output_name} does not carry gradients: the lab {used_for}. Do not compute it under "
-                     "torch.no_grad(), and do not use .detach(), .data, .item() or .numpy() inside.")
+                     "torch.no_grad(), and do not use .detach(), .data, .item(), .numpy() or torch.tensor(...) "
+                     "inside: each gives a copy without the gradient.")
     weights = torch.randn(got.shape, generator=torch.Generator().manual_seed(0))
     names = list(inputs)
     mine = torch.autograd.grad((got * weights).sum(), [inputs[n][0] for n in names], allow_unused=True,
@@ -372,37 +503,60 @@ def _check_gradients(which, output_name, got, want, inputs, used_for):
 @checkpoint("Checkpoint 1 (Exercise 1, rnn_cell_step)")
 def checkpoint_1(which, rnn_cell_step):
     """Exercise 1: rnn_cell_step against nn.RNNCell with the same weights, values and gradients, called the way
-    RNNLM calls it (weights are trainable parameters, inputs carry gradients)."""
+    RNNLM calls it (weights are trainable parameters, inputs carry gradients, x_t is a slice of the embeddings),
+    at a small size and at the lab's own."""
     g = torch.Generator().manual_seed(1)
     B, d, d_h = 4, 5, 7
-    cell = nn.RNNCell(d, d_h)
-    x, h = torch.randn(B, d, generator=g, requires_grad=True), torch.randn(B, d_h, generator=g, requires_grad=True)
+    with torch.random.fork_rng(devices=[]):                  # the same reference on every run
+        torch.manual_seed(1)
+        cell = nn.RNNCell(d, d_h)
+    emb = torch.randn(B, 3, d, generator=g, requires_grad=True)
+    x, h = emb[:, 1], torch.randn(B, d_h, generator=g, requires_grad=True)   # x_t = emb[:, t], as RNNLM passes it
     W, U = nn.Parameter(cell.weight_hh.detach().clone()), nn.Parameter(cell.weight_ih.detach().clone())
     b = nn.Parameter((cell.bias_ih + cell.bias_hh).detach().clone())
+    names, dims = ("x_t", "h_prev", "W", "U", "b"), dict(B=B, d=d, d_h=d_h)
+    products = ("h_prev @ W.T is (B, d_h) @ (d_h, d_h)", "x_t @ U.T is (B, d) @ (d, d_h)")
     got = _call(which, rnn_cell_step, x, h, W, U, b, how="as RNNLM calls it at every step of training",
-                names=("x_t", "h_prev", "W", "U", "b"), dims=dict(B=B, d=d, d_h=d_h),
-                products=("h_prev @ W.T is (B, d_h) @ (d_h, d_h)", "x_t @ U.T is (B, d) @ (d, d_h)"))
-    _check_tensor(which, "h_t", got, (B, d_h), torch.float32)
+                names=names, dims=dims, products=products)
+    _check_tensor(which, "h_t", got, (B, d_h), torch.float32, fn=rnn_cell_step)
     want = cell(x, h)
     if not torch.allclose(got.detach(), want.detach(), atol=1e-5):
         xd, hd, Wd, Ud, bd, gd = (t.detach() for t in (x, h, W, U, b, got))
+        a_t = hd @ Wd.T + xd @ Ud.T + bd
         known_mistakes = {
             "the bias b is missing": torch.tanh(hd @ Wd.T + xd @ Ud.T),
-            "tanh is missing (that is a_t, not h_t)": hd @ Wd.T + xd @ Ud.T + bd,
-            "W is not transposed (h_prev @ W.T)": torch.tanh(hd @ Wd + xd @ Ud.T + bd),
+            "tanh is missing (that is a_t, not h_t)": a_t,
+            "W is not transposed: with batches in rows, W h_(t-1) is h_prev @ W.T": torch.tanh(hd @ Wd + xd @ Ud.T + bd),
+            "it applies sigmoid where Equation 1 has torch.tanh": torch.sigmoid(a_t),
+            "it applies relu where Equation 1 has torch.tanh": torch.relu(a_t),
         }
         for mistake, value in known_mistakes.items():
             if torch.allclose(gd, value, atol=1e-5):
                 _fail(which, f"your output matches a common mistake: {mistake}.")
         _fail(which, f"differs from nn.RNNCell by up to {float((gd - want.detach()).abs().max()):.3g}: on the "
-                     f"first row, expected {_row(want)}, got {_row(gd)}. Equation 1: a_t = W h_(t-1) + U x_t + b, "
-                     "h_t = tanh(a_t); with batches in rows, a_t = h_prev @ W.T + x_t @ U.T + b.")
+                     f"first row, expected {_row(want)}, got {_row(gd)}; {_first_difference(gd, want.detach())}. "
+                     "Equation 1: a_t = W h_(t-1) + U x_t + b, h_t = tanh(a_t); with batches in rows, "
+                     "a_t = h_prev @ W.T + x_t @ U.T + b.")
     _check_gradients(which, "h_t", got, want,
                      {"h_prev": (h, h), "x_t": (x, x), "W": (W, cell.weight_hh), "U": (U, cell.weight_ih),
                       "b": (b, cell.bias_ih)},
                      "trains W, U and b through this function, and Exercise 3A backpropagates through it")
-    _passed(which, f"matches nn.RNNCell (max |difference| {_num((got - want).abs().max()):.1e}), "
-                   "gradients included", rnn_cell_step)
+    B, d, d_h = S.batch_size, D_EMBED, D_HIDDEN                 # the lab's own sizes
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(1)
+        cell = nn.RNNCell(d, d_h)
+    x, h = torch.randn(B, 2, d, generator=g)[:, 0], torch.randn(B, d_h, generator=g)
+    got = _call(which, rnn_cell_step, x, h, cell.weight_hh, cell.weight_ih, cell.bias_ih + cell.bias_hh,
+                how=f"at the lab's own sizes, as training calls it (a size typed into the function, like the first "
+                    "call's B = 4, fails here)", names=names, dims=dict(B=B, d=d, d_h=d_h),
+                products=products)
+    _check_tensor(which, "h_t at the lab's own sizes", got, (B, d_h), torch.float32, fn=rnn_cell_step)
+    if not torch.allclose(got.detach(), cell(x, h).detach(), atol=1e-5):
+        _fail(which, f"right at B = 4, d = 5, d_h = 7 but not at the lab's own sizes B = {B}, d = {d}, d_h = {d_h}: "
+                     "look for a size typed into the function (a reshape to 4 rows, say); take sizes from the inputs "
+                     "(x_t.shape[0]) or let @ and broadcasting handle them")
+    _passed(which, f"matches nn.RNNCell (max |difference| {_num((got - cell(x, h)).abs().max()):.1e}), "
+                   "gradients included, at the checkpoint's sizes and the lab's", rnn_cell_step)
 
 
 @checkpoint("Checkpoint 2 (Exercise 2, lm_loss_and_ppl)")
@@ -411,17 +565,28 @@ def checkpoint_2(which, lm_loss_and_ppl, vocab_size=65):
     for the shapes and dtypes the lab passes (training (B, T, |V|); evaluation (N, |V|); n-grams float64)."""
     g = torch.Generator().manual_seed(2)
     B, T, V = 3, 11, vocab_size
-    targets = torch.randint(0, V, (B, T), generator=g)
+    targets = torch.randint(0, V, (B, T + 1), generator=g)[:, 1:]   # chunk[:, 1:], as random_batch makes them
     dims = {"B": B, "T": T, "|V|": V}
     out = _call(which, lm_loss_and_ppl, torch.zeros(B, T, V), targets, names=("logits", "targets"), dims=dims,
                 how="on equal logits (all 0), shaped as training passes them")
+    if out is None:
+        _returned_none(which, lm_loss_and_ppl, "loss, perplexity, bpc")
     if not (isinstance(out, (tuple, list)) and len(out) == 3):
-        _fail(which, f"should return a tuple (loss, perplexity, bits per character), got {type(out).__name__}"
-                     + (f" of length {len(out)}" if isinstance(out, (tuple, list)) else ""))
+        _fail(which, f"should return three values, the loss, the perplexity and the bits per character (return "
+                     f"loss, perplexity, bpc); got {_what(out)}")
+    if not torch.is_tensor(out[0]):
+        _fail(which, f"the loss is {_what(out[0])}, not a tensor (did you call .item() or float()?): training calls "
+                     ".backward() on it, which needs the tensor. return the tensor itself.")
     loss, ppl, bpc = (_num(v) for v in out)
     if abs(ppl - V) > 1e-3:
         ln_v, cause = math.log(V), ""                        # a cause only where the returned loss shows it
-        if abs(loss - ln_v) <= 1e-4:
+        if abs(ppl - B * T) <= 1e-3 and abs(loss - math.log(B * T)) <= 1e-4:
+            cause = (f" Your perplexity is the number of positions, {B * T}: the softmax was taken over the positions. "
+                     "Take it over the vocabulary, the last dimension (dim=-1).")
+        elif abs(loss + 1 / V) <= 1e-4:
+            cause = (f" Your loss is -1/{V}, minus a probability: take torch.log_softmax, the log of the probability, "
+                     "not torch.softmax.")
+        elif abs(loss - ln_v) <= 1e-4:
             cause = f" Your loss is right (ln {V}); the perplexity is exp(loss), Equation 4."
         elif abs(loss) <= 1e-6:
             cause = (" Your loss is 0 on equal logits: the log-softmax looks missing (-z[target] instead of "
@@ -502,9 +667,25 @@ def checkpoint_3b(which, clip_gradients):
 
     def differs(mine, ref, ref_total, values, grads, kappa, total):
         """What is wrong with one call's effect, or None."""
-        if total is None or not math.isfinite(_num(total)) or \
-                abs(_num(total) - float(ref_total)) > 1e-4 * max(1.0, float(ref_total)):
-            return f"should return the total norm before clipping, {float(ref_total):.4f}, got {total}"
+        if total is None:
+            return ("`clip_gradients` returned None: did the function end with `return total_norm`? It returns "
+                    f"||g|| before clipping, here {float(ref_total):.4f}")
+        if not (torch.is_tensor(total) and total.numel() == 1 or isinstance(total, (int, float))):
+            return f"should return the total norm before clipping, one number ({float(ref_total):.4f}); got {_what(total)}"
+        got, want = _num(total), float(ref_total)
+        if not math.isfinite(got) or abs(got - want) > 1e-4 * max(1.0, want):
+            norms = [float(gr.norm()) for gr in grads]
+            after = min(want, kappa)
+            if abs(got - after) <= 1e-4 * max(1.0, after) and want > kappa:
+                return (f"returned {got:.4f}, the norm after clipping; return ||g|| from before, {want:.4f} (compute it "
+                        "first, then clip)")
+            if abs(got - sum(norms)) <= 1e-4 * max(1.0, sum(norms)):
+                return (f"returned {got:.4f}, the sum of the parameters' norms; ||g|| is the norm of all gradients as one "
+                        f"vector, the square root of the sum of all squares, {want:.4f}")
+            if abs(got - want ** 2) <= 1e-4 * max(1.0, want ** 2):
+                return (f"returned {got:.4f}, the squared norm (the sum of squares); ||g|| is its square root: "
+                        f"torch.sqrt(...), {want:.4f}")
+            return f"should return the total norm before clipping, {want:.4f}, got {got:.4f}"
         if any(not torch.equal(p.detach(), v) for p, v in zip(mine, values)):
             return "the parameters themselves changed; clip their gradients (p.grad), not p"
         if all(torch.allclose(p.grad, q.grad, atol=1e-5) for p, q in zip(mine, ref)):
@@ -517,18 +698,25 @@ def checkpoint_3b(which, clip_gradients):
         flat = lambda params: torch.cat([p.grad.flatten() for p in params])   # noqa: E731
         seen = f"expected ||g|| = {float(flat(ref).norm()):.4f} after clipping, {_row(flat(ref))}; got " \
                f"{float(flat(mine).norm()):.4f}, {_row(flat(mine))}"
+        total_norm = float(ref_total)
+        if total_norm < kappa and all(torch.allclose(a.grad, gr * kappa / total_norm, atol=1e-5)
+                                      for a, gr in zip(mine, grads)):
+            return (f"the gradients were scaled up although ||g|| = {total_norm:.4f} < kappa = {kappa:g} ({seen}): the "
+                    "factor is min(1, kappa / ||g||), never above 1, so gradients below kappa stay as they are")
         if all(torch.equal(a.grad, b) for a, b in zip(mine, grads)):
-            if changes_some_gradient():                       # it does scale p.grad, at another kappa
-                return (f"the gradients were left unchanged although ||g|| = {float(ref_total):.4f} > kappa = "
-                        f"{kappa:g} ({seen}), yet at other values of kappa your function does change them: check "
-                        "the condition (clip exactly when ||g|| > kappa)")
-            return (f"the gradients were not changed ({seen}), here or at any other kappa tried. Either the "
-                    "scaling never runs (clip when ||g|| > kappa) or it does not reach p.grad: multiply every "
-                    "p.grad in place (p.grad.mul_(factor)); g = g * factor only makes a new tensor")
+            changed = kappas_that_change()                    # the evidence: where it does scale p.grad
+            if changed:
+                return (f"the gradients were left unchanged although ||g|| = {total_norm:.4f} > kappa = {kappa:g} "
+                        f"({seen}); on g = (3, 4), ||g|| = 5, your function changed them at kappa = "
+                        f"{', '.join(f'{k:g}' for k in changed)}. Clip exactly when ||g|| > kappa")
+            return (f"the gradients were not changed ({seen}), here or at any kappa tried (0.1 to 100 on g = (3, 4)). "
+                    "Either the scaling never runs (clip when ||g|| > kappa) or it does not reach p.grad: multiply "
+                    "every p.grad in place (p.grad.mul_(factor)); g = g * factor only makes a new tensor")
         return f"clipped gradients differ from clip_grad_norm_ ({seen}); Equation 9: g <- g * min(1, kappa / ||g||)"
 
-    def changes_some_gradient():
-        """Whether the student's function changes p.grad at any of a few kappas (g = (3, 4), ||g|| = 5)."""
+    def kappas_that_change():
+        """The kappas at which the student's function changes p.grad, of a few tried on g = (3, 4), ||g|| = 5."""
+        changed = []
         for kappa in (0.1, 0.5, 2.0, 4.0, 10.0, 100.0):
             params = make([torch.tensor([3.0]), torch.tensor([4.0])], [torch.zeros(1), torch.zeros(1)])
             try:
@@ -536,8 +724,8 @@ def checkpoint_3b(which, clip_gradients):
             except Exception:  # noqa: BLE001 - only probing; the checks report errors
                 continue
             if not (float(params[0].grad) == 3.0 and float(params[1].grad) == 4.0):
-                return True
-        return False
+                changed.append(kappa)
+        return changed
 
     g = torch.Generator().manual_seed(3)
     cases = {"g = (3, 4), kappa = 1": ([torch.tensor([3.0]), torch.tensor([4.0])], 1.0),
@@ -575,19 +763,23 @@ def checkpoint_4(which, lstm_cell_step):
     the states, called the way the LSTM's gradient measurement calls it."""
     g = torch.Generator().manual_seed(4)
     B, d, d_h = 4, 5, 6
-    cell = nn.LSTMCell(d, d_h)
-    x = torch.randn(B, d, generator=g)
+    with torch.random.fork_rng(devices=[]):                  # the same reference on every run
+        torch.manual_seed(4)
+        cell = nn.LSTMCell(d, d_h)
+    x = torch.randn(B, 3, d, generator=g)[:, 1]              # emb[:, t], as the measurement passes it
     h, c = (torch.randn(B, d_h, generator=g, requires_grad=True) for _ in range(2))
     p = lstm_params_from(cell.weight_ih, cell.weight_hh, cell.bias_ih + cell.bias_hh)
     out = _call(which, lstm_cell_step, x, h, c, p, names=("x_t", "h_prev", "c_prev", "p"), dims=dict(B=B, d=d, d_h=d_h),
                 how="as the LSTM's gradient measurement calls it at every step",
                 products=("h_prev @ p.W_f.T is (B, d_h) @ (d_h, d_h)", "x_t @ p.U_f.T is (B, d) @ (d, d_h)",
                           "f * c_prev is elementwise, (B, d_h) * (B, d_h)"))
+    if out is None:
+        _returned_none(which, lstm_cell_step, "h, c")
     if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        _fail(which, f"should return the pair (h_t, c_t), got {type(out).__name__}")
+        _fail(which, f"should return the pair (h_t, c_t): return h, c; got {_what(out)}")
     h_got, c_got = out
-    _check_tensor(which, "h_t", h_got, (B, d_h))
-    _check_tensor(which, "c_t", c_got, (B, d_h))
+    _check_tensor(which, "h_t", h_got, (B, d_h), fn=lstm_cell_step)
+    _check_tensor(which, "c_t", c_got, (B, d_h), fn=lstm_cell_step)
     h_want, c_want = cell(x, (h, c))
     hg, cg, hw, cw = (t.detach() for t in (h_got, c_got, h_want, c_want))
     if torch.allclose(hg, cw, atol=1e-5) and torch.allclose(cg, hw, atol=1e-5):
@@ -597,15 +789,31 @@ def checkpoint_4(which, lstm_cell_step):
         f = torch.sigmoid(hd @ p.W_f.T + x @ p.U_f.T + p.b_f)
         i = torch.sigmoid(hd @ p.W_i.T + x @ p.U_i.T + p.b_i)
         c_tilde = torch.tanh(hd @ p.W_c.T + x @ p.U_c.T + p.b_c)
-        if torch.allclose(cg, f * hd + i * c_tilde, atol=1e-5):
-            _fail(which, "the cell update uses h_prev where Equation 10 has c_prev: c_t = f * c_prev + i * c_tilde")
+        known_mistakes = {
+            "the cell update uses h_prev where Equation 10 has c_prev: c_t = f * c_prev + i * c_tilde":
+                f * hd + i * c_tilde,
+            "the input gate is missing from the cell update: c_t = f * c_prev + i * c_tilde": f * cd + c_tilde,
+            "f and i swapped: the forget gate f scales the old cell state, the input gate i the candidate, "
+            "c_t = f * c_prev + i * c_tilde": i * cd + f * c_tilde,
+        }
+        for mistake, value in known_mistakes.items():
+            if torch.allclose(cg, value, atol=1e-5):
+                _fail(which, mistake)
         _fail(which, f"c_t differs from nn.LSTMCell by up to {float((cg - cw).abs().max()):.3g}: on the first row, "
                      f"expected {_row(cw)}, got {_row(cg)}. Cell update: c_t = f_t * c_(t-1) + i_t * c_tilde_t "
                      "(elementwise)")
     if not torch.allclose(hg, hw, atol=1e-5):
         o = torch.sigmoid(h.detach() @ p.W_o.T + x @ p.U_o.T + p.b_o)
-        if torch.allclose(hg, o * torch.tanh(c.detach()), atol=1e-5):
-            _fail(which, "the hidden state uses c_prev; Equation 10 uses the new cell state: h_t = o * tanh(c_t)")
+        known_mistakes = {
+            "the hidden state uses c_prev; Equation 10 uses the new cell state: h_t = o * tanh(c_t)":
+                o * torch.tanh(c.detach()),
+            "tanh is missing: h_t = o * tanh(c_t), not o * c_t": o * cw,
+            "tanh(o * c_t) puts the output gate inside the tanh; Equation 10: h_t = o * tanh(c_t)": torch.tanh(o * cw),
+            "sigmoid on the new cell state; Equation 10 squashes it with tanh: h_t = o * tanh(c_t)": o * torch.sigmoid(cw),
+        }
+        for mistake, value in known_mistakes.items():
+            if torch.allclose(hg, value, atol=1e-5):
+                _fail(which, mistake)
         _fail(which, f"h_t differs from nn.LSTMCell by up to {float((hg - hw).abs().max()):.3g}: on the first row, "
                      f"expected {_row(hw)}, got {_row(hg)}. Hidden state: h_t = o_t * tanh(c_t)")
     used_for = "measures the LSTM's gradient with respect to (h_s, c_s) through this function"
@@ -651,42 +859,141 @@ def checkpoint_results(which, table, settings_name):
     _fail(which, "; ".join(problems))
 
 
+def _frequencies(ids, vocab):
+    return torch.bincount(ids.reshape(-1), minlength=vocab).double() / ids.numel()
+
+
+def _sampler_cause(freq, z, tau, tolerance):
+    """A cause for draws with the wrong frequencies, only when they match what a known mistake gives."""
+    known = {
+        "the logits were multiplied by tau; Equation 12 says divide the logits by tau (z / tau)": torch.softmax(z * tau, -1),
+        "every draw is the most probable token: that is greedy decoding (the arg max); draw at random from the "
+        "probabilities with torch.multinomial": torch.nn.functional.one_hot(z.argmax(), len(z)).double(),
+        "every token came out equally often, as if the probabilities did not depend on the logits: take the softmax "
+        "over the vocabulary, the last dimension (dim=-1)": torch.full((len(z),), 1 / len(z), dtype=torch.float64),
+        "the draws follow softmax(z / tau) in sorted order: you return the position in the sorted probabilities, not "
+        "the token id. The lab's logits are not sorted: draw from the probabilities in their own order":
+            torch.softmax(z / tau, -1).sort(descending=True).values,
+    }
+    if tau != 1:
+        known["the draws follow softmax(z), so tau changes nothing (dividing the probabilities by tau does not change "
+              "them: multinomial renormalizes). Divide the logits by tau, then take the softmax"] = torch.softmax(z, -1)
+    for cause, probs in known.items():
+        if float((freq - probs.double()).abs().max()) <= tolerance:
+            return " " + cause[0].upper() + cause[1:] + "."
+    return " Equation 12 divides the logits by tau, then takes the softmax over the vocabulary."
+
+
 @checkpoint("Checkpoint 5 (Exercise 5, sample_with_temperature)")
-def checkpoint_5(which, sample_with_temperature, draws=20_000, tolerance=0.015):
-    """Exercise 5: draw frequencies match softmax(z / tau); tau = 0.01 always picks the arg max; one draw for
-    logits of shape (1, |V|), as generate() passes them."""
-    z = torch.tensor([2.0, 1.0, 0.0, -1.0])
+def checkpoint_5(which, sample_with_temperature, draws=20_000, tolerance=0.015, steps=2_000):
+    """Exercise 5: draw frequencies match softmax(z / tau) on logits that are not sorted, in one call of many rows
+    and in many calls of one row with one generator (how generate() calls it, one character at a time), with and
+    without a generator; tau = 0.01 always picks the arg max; the draws are token ids of the rows' shape."""
+    z = torch.tensor([0.0, 2.0, -1.0, 1.0])                  # not sorted: the arg max is token 1
+    show = lambda t: "(" + ", ".join(f"{v:.3f}" for v in t.tolist()) + ")"  # noqa: E731
     for tau in (0.5, 1.0, 2.0):
         gen = torch.Generator().manual_seed(5)
         ids = _call(which, sample_with_temperature, z.expand(draws, -1), tau, gen, names=NAMES_5,
-                    dims={"N": draws, "|V|": len(z)}, how=f"at tau = {tau}, on {draws:,} rows of z = (2, 1, 0, -1)")
-        _check_tensor(which, f"the draws at tau = {tau}", ids, (draws,), torch.int64)
-        freq = torch.bincount(ids, minlength=len(z)).double() / draws
-        want = torch.softmax(z.double() / tau, dim=-1)
+                    dims={"N": draws, "|V|": len(z)}, how=f"at tau = {tau}, on {draws:,} rows of z = (0, 2, -1, 1)")
+        _check_tensor(which, f"the draws at tau = {tau}", ids, (draws,), torch.int64, fn=sample_with_temperature)
+        freq, want = _frequencies(ids, len(z)), torch.softmax(z.double() / tau, dim=-1)
         worst = float((freq - want).abs().max())
         if worst > tolerance:
-            got = ", ".join(f"{v:.3f}" for v in freq.tolist())
-            exp = ", ".join(f"{v:.3f}" for v in want.tolist())
-            _fail(which, f"at tau = {tau}, {draws:,} draws gave frequencies ({got}); softmax(z / tau) is "
-                         f"({exp}); they differ by {worst:.3f} > {tolerance} (Equation 12 divides the logits by tau)")
+            _fail(which, f"at tau = {tau}, {draws:,} draws on z = (0, 2, -1, 1) gave the frequencies {show(freq)}; "
+                         f"softmax(z / tau) is {show(want)}; they differ by {worst:.3f} > {tolerance}."
+                         + _sampler_cause(freq, z.double(), tau, 3 * tolerance))
+    gen = torch.Generator().manual_seed(5)
+    ones = [_call(which, sample_with_temperature, z[None], 1.0, gen, names=NAMES_5, dims={"|V|": len(z)},
+                  how="one call per character, as generate() calls it, with one generator for the whole sample")
+            for _ in range(steps)]
+    _check_tensor(which, "the draw for logits of shape (1, |V|) (what generate() passes)", ones[0], (1,), torch.int64,
+                  fn=sample_with_temperature)
+    freq, want = _frequencies(torch.cat(ones), len(z)), torch.softmax(z.double(), dim=-1)
+    if float((freq - want).abs().max()) > 0.05:
+        same = len(set(int(t) for t in ones)) == 1
+        _fail(which, f"one call per character, as generate() calls it ({steps:,} calls on z = (0, 2, -1, 1) with one "
+                     f"generator), gave the frequencies {show(freq)} against softmax(z) = {show(want)}"
+                     + (": every call drew the same token. Draw with the `generator` you are given (it moves on after "
+                        "each draw); a new or re-seeded generator in each call draws the same random number every time"
+                        if same else ". Draw with the `generator` you are given, on each call."))
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(5)
+        free = _call(which, sample_with_temperature, z.expand(draws, -1), 1.0, None, names=NAMES_5,
+                     dims={"N": draws, "|V|": len(z)}, how="without a generator (generator=None)")
+    _check_tensor(which, "the draws without a generator", free, (draws,), torch.int64, fn=sample_with_temperature)
+    if float((_frequencies(free, len(z)) - want).abs().max()) > tolerance:
+        _fail(which, f"without a generator the draws' frequencies are {show(_frequencies(free, len(z)))}, against "
+                     f"softmax(z) = {show(want)}: generator=None must draw from the same probabilities")
     gen = torch.Generator().manual_seed(5)
     ids = _call(which, sample_with_temperature, z.expand(1000, -1), 0.01, gen, names=NAMES_5,
                 dims={"N": 1000, "|V|": len(z)}, how="at a very small tau = 0.01 (each draw must be the row's arg max)")
-    if not bool((ids == 0).all()):
-        _fail(which, "at tau = 0.01 every draw must be the arg max (token 0)")
-    one = _call(which, sample_with_temperature, torch.randn(1, 65), 1.0, torch.Generator().manual_seed(0),
-                names=NAMES_5, dims={"|V|": 65}, how="on logits of shape (1, |V|), as generate() passes them")
-    _check_tensor(which, "the draw for logits of shape (1, |V|) (what generate() passes)", one, (1,), torch.int64)
-    batch = _call(which, sample_with_temperature, torch.randn(2, 3, 7), 1.0, torch.Generator().manual_seed(0),
+    if not bool((ids == 1).all()):
+        _fail(which, f"at tau = 0.01 every draw must be the arg max, token 1 of z = (0, 2, -1, 1); got the frequencies "
+                     f"{show(_frequencies(ids, len(z)))}")
+    g = torch.Generator().manual_seed(0)
+    batch = _call(which, sample_with_temperature, torch.randn(2, 3, 7, generator=g), 1.0, torch.Generator().manual_seed(0),
                   names=NAMES_5, dims={"|V|": 7}, how="on logits of shape (2, 3, |V|): one draw per row")
-    _check_tensor(which, "draws for logits of shape (2, 3, |V|)", batch, (2, 3))
+    _check_tensor(which, "draws for logits of shape (2, 3, |V|)", batch, (2, 3), fn=sample_with_temperature)
     a, b = (_call(which, sample_with_temperature, z.expand(50, -1), 1.0, torch.Generator().manual_seed(9),
                   names=NAMES_5, dims={"N": 50, "|V|": len(z)}, how="twice with generators of the same seed")
             for _ in range(2))
     if not torch.equal(a, b):
-        _fail(which, "the same generator seed must give the same draws: pass `generator` to torch.multinomial")
-    _passed(which, f"{draws:,} draws at tau = 0.5, 1, 2 match softmax(z / tau) within {tolerance}; "
-                   "tau = 0.01 always returns the arg max", sample_with_temperature)
+        _fail(which, "two generators of the same seed gave different draws: pass the generator to torch.multinomial, "
+                     "torch.multinomial(probs, num_samples=1, generator=generator)")
+    _passed(which, f"{draws:,} draws at tau = 0.5, 1, 2 match softmax(z / tau) within {tolerance}, and so do "
+                   f"{steps:,} one-row calls with one generator; tau = 0.01 always returns the arg max",
+            sample_with_temperature)
+
+
+def _reference_top_k(logits, k):
+    return logits.masked_fill(logits < torch.topk(logits, k, dim=-1).values[..., -1:], float("-inf"))
+
+
+def _reference_nucleus(logits, p):
+    probs, order = torch.softmax(logits, dim=-1).sort(dim=-1, descending=True)
+    drop = probs.cumsum(dim=-1) - probs >= p
+    return logits.masked_fill(drop.scatter(-1, order, drop), float("-inf"))
+
+
+def _check_filtered(which, fn, shown, probs, out, want, arg):
+    """One filter's output on one worked example: which tokens it kept (want: their ids), and their values."""
+    logits = probs.log()
+    kept = set(torch.isfinite(out).nonzero().flatten().tolist())
+    if kept == want:
+        if not torch.allclose(out[sorted(want)], logits[sorted(want)], atol=1e-5):
+            looks_like_probs = bool((out[sorted(want)] >= 0).all()) and abs(float(out[sorted(want)].sum()) - 1) < 1e-4
+            _fail(which, f"{shown}: the kept tokens' values changed, expected {_row(logits[sorted(want)][None])}, got "
+                         f"{_row(out[sorted(want)][None])}"
+                         + (": these are probabilities. The filter returns logits, the kept tokens unchanged and the "
+                            "others -inf (the sampler takes the softmax)" if looks_like_probs else
+                            ": the filter keeps the kept tokens unchanged and sets the others to -inf"))
+        return
+    order = probs.argsort(descending=True).tolist()
+    zeros = [t for t in range(len(probs)) if t not in want and float(out[t]) == 0.0]
+    if zeros and bool(torch.isfinite(out).all()):
+        looks_like_probs = bool((out >= 0).all()) and abs(float(out.sum()) - 1) < 1e-4
+        _fail(which, f"{shown}: the dropped tokens {zeros} got 0"
+                     + (": the output looks like probabilities. The filter returns logits, the kept tokens unchanged "
+                        "and the others float(\"-inf\")" if looks_like_probs else
+                        ", and a logit of 0 still has a probability after the softmax: set them to float(\"-inf\")"))
+    message = (f"{shown} keeps {len(kept)} of the 4 tokens, {sorted(kept)}; expected {len(want)}, {sorted(want)}"
+               " (removed tokens get logit -inf)")
+    if len(kept) == len(want) and kept == set(order[-len(want):]):
+        message += (": it keeps the least probable tokens; " + ("the k largest, torch.topk's default (largest=True)"
+                    if fn.__name__.startswith("top") else "sort the probabilities with descending=True"))
+    elif len(kept) == len(want):
+        message += (": the right number of tokens, but not the right ones. The logits the lab passes are not sorted, "
+                    "so keep each token in its own place: if you sort, scatter the sorted mask back, "
+                    "mask.scatter(-1, order, mask); in their own places the kept ones are the most probable")
+    elif fn.__name__.startswith("top") and kept == set(order[:len(want) - 1]):
+        message += ": the k-th largest must stay: drop only what lies below it (logits < kth, not <=)"
+    elif not fn.__name__.startswith("top") and kept == set(order[:len(want) - 1]):
+        message += (": it drops the token that takes the total to p; keep it, and drop a token only when the "
+                    "probability before it already reaches p (cumsum - probs >= p)")
+    elif not fn.__name__.startswith("top"):
+        message += (". Nucleus keeps the most probable tokens, in probabilities (torch.softmax(logits, dim=-1)) "
+                    "sorted from the most probable down (descending=True), until their cumulative sum reaches p")
+    _fail(which, message)
 
 
 @checkpoint("Challenge checkpoint (top_k_filter, nucleus_filter)")
@@ -705,28 +1012,40 @@ def checkpoint_challenge(which, top_k_filter, nucleus_filter):
         print(f"⏭️ {which}: skipped ({' and '.join(unwritten)} not written yet). The challenge is optional; "
               "the lab's results are already saved and nothing below depends on it.")
         return False
-    unsure, confident = torch.tensor([0.50, 0.30, 0.15, 0.05]), torch.tensor([0.95, 0.03, 0.01, 0.01])
-    cases = [(top_k_filter, unsure, 2, 2), (nucleus_filter, unsure, 0.9, 3),
-             (top_k_filter, confident, 2, 2), (nucleus_filter, confident, 0.9, 1),
-             (top_k_filter, unsure, 1, 1), (nucleus_filter, unsure, 1e-6, 1)]
-    for fn, probs, arg, kept in cases:
+    # the section-7 worked example with its tokens in another order: the logits the lab passes are not sorted
+    unsure, confident = torch.tensor([0.15, 0.50, 0.05, 0.30]), torch.tensor([0.01, 0.95, 0.01, 0.03])
+    cases = [(top_k_filter, unsure, 2, {1, 3}), (nucleus_filter, unsure, 0.9, {0, 1, 3}),
+             (top_k_filter, confident, 2, {1, 3}), (nucleus_filter, confident, 0.9, {1}),
+             (top_k_filter, unsure, 1, {1}), (nucleus_filter, unsure, 1e-6, {1})]
+    for fn, probs, arg, want in cases:
+        shown = f"{fn.__name__}(log of {tuple(round(v, 2) for v in probs.tolist())}, {arg})"
         out = _call(which, fn, probs.log(), arg, names=("logits", "k" if fn is top_k_filter else "p"),
                     how="on the log-probabilities of the section-7 worked example")
-        _check_tensor(which, f"{fn.__name__} output", out, probs.shape)
-        got = int(torch.isfinite(out).sum())
-        if got != kept:
-            _fail(which, f"{fn.__name__}({[round(v, 2) for v in probs.tolist()]}, {arg}) keeps {got} tokens, "
-                         f"expected {kept}; removed tokens get logit -inf")
-        renorm = torch.softmax(out, dim=-1)[:kept]
-        if not torch.allclose(renorm, probs[:kept] / probs[:kept].sum(), atol=1e-5):
-            _fail(which, f"{fn.__name__}: the kept tokens must keep their relative probabilities")
-    batch = torch.randn(3, 5, 11)
-    for fn, arg in ((top_k_filter, 4), (nucleus_filter, 0.5)):
+        _check_tensor(which, f"{fn.__name__} output", out, probs.shape, fn=fn)
+        _check_filtered(which, fn, shown, probs, out, want, arg)
+    g = torch.Generator().manual_seed(6)
+    batch = torch.randn(3, 5, 11, generator=g)
+    for fn, arg, reference in ((top_k_filter, 4, _reference_top_k), (nucleus_filter, 0.5, _reference_nucleus)):
         got = _call(which, fn, batch, arg, names=("logits", "k" if fn is top_k_filter else "p"), dims={"|V|": 11},
                     how="on logits of shape (3, 5, |V|), one row per position")
-        _check_tensor(which, f"{fn.__name__} on logits (3, 5, |V|)", got, batch.shape)
+        _check_tensor(which, f"{fn.__name__} on logits (3, 5, |V|)", got, batch.shape, fn=fn)
+        rows_got, rows_want = torch.isfinite(got).reshape(-1, 11), torch.isfinite(reference(batch, arg)).reshape(-1, 11)
+        wrong = [r for r in range(len(rows_got)) if not torch.equal(rows_got[r], rows_want[r])]
+        if wrong:
+            r = wrong[0]
+            _fail(which, f"{fn.__name__} on logits of shape (3, 5, |V|): row {r} of the 15 keeps the tokens "
+                         f"{rows_got[r].nonzero().flatten().tolist()}, expected {rows_want[r].nonzero().flatten().tolist()} "
+                         f"({len(wrong)} of 15 rows differ): filter each row on its own, along the vocabulary, the "
+                         "last dimension (dim=-1)")
+    tied = torch.tensor([1.0, 2.0, 0.0, 1.0])                # the 2nd and 3rd largest are tied
+    kept = torch.isfinite(_call(which, top_k_filter, tied, 2, names=("logits", "k"),
+                                how="with two logits tied at the k-th largest value")).nonzero().flatten().tolist()
+    if kept not in ([1, 3], [0, 1], [0, 1, 3]):
+        _fail(which, f"top_k_filter((1, 2, 0, 1), 2) keeps the tokens {kept}: it must keep token 1 (the largest) and "
+                     "the tied tokens 0 and 3, both or one of them")
     _passed(which, "top-2 keeps 2 of (0.50, 0.30, 0.15, 0.05), p = 0.9 keeps 3, k = 1 and a tiny p keep 1; "
-                   "for (0.95, 0.03, 0.01, 0.01) p = 0.9 keeps 1", top_k_filter, nucleus_filter)
+                   "for (0.95, 0.03, 0.01, 0.01) p = 0.9 keeps 1; the same with the tokens in another order, on a "
+                   "batch of rows, and with ties", top_k_filter, nucleus_filter)
     return True
 
 
@@ -1135,17 +1454,46 @@ def norm_by_distance(grads):
 PLACEHOLDERS = {"", "todo", "tbd", "none", "prediction", "my prediction", "your prediction", "guess", "x", "no idea"}
 
 
-def prediction_note(prediction):
+def _is_placeholder(value):
+    words = "".join(ch for ch in str(value if value is not None else "").lower() if ch.isalnum() or ch.isspace()).split()
+    return " ".join(words) in PLACEHOLDERS
+
+
+def read_prediction(namespace, name=PREDICTION_NAME):
+    """(the prediction's text or None, how it was found): from `name`, or, when no such variable holds one, from a
+    variable whose name is a near miss of it (a misspelt name), so that the student's prediction is not lost."""
+    value = namespace.get(name)
+    if value is not None and not _is_placeholder(value):
+        return str(value).strip(), None
+    texts = [k for k, v in namespace.items() if isinstance(v, str) and not k.startswith("_") and k != name]
+    for near in difflib.get_close_matches(name, texts, n=3, cutoff=0.85):
+        if not _is_placeholder(namespace[near]):
+            return namespace[near].strip(), near
+    return None, None
+
+
+def prediction_note(namespace):
     """What the Exercise 3A cell prints first, before any number: a visible request when the prediction is blank
     or a placeholder (Run All goes on), else the prediction as it will be saved with the results."""
-    words = "".join(ch for ch in str(prediction or "").lower() if ch.isalnum() or ch.isspace()).split()
-    if " ".join(words) in PLACEHOLDERS:
-        return ("⚠️ Exercise 3A: no prediction in `my_prediction_3a` yet"
-                + (f" ({str(prediction).strip()!r} is a placeholder)" if str(prediction or "").strip() else "")
-                + ". Before you read the numbers below or the plot, write in the cell above whether the norm grows, "
-                "stays flat or shrinks as the distance grows, and how fast; then run both cells again. It is saved "
-                "with your results.")
-    return f"your prediction (saved with your results): {str(prediction).strip()}"
+    prediction, near = read_prediction(namespace)
+    if prediction is None:
+        value = namespace.get(PREDICTION_NAME)
+        shown = str(value).strip() if value is not None else ""
+        return (f"⚠️ Exercise 3A: no prediction in `{PREDICTION_NAME}` yet"
+                + (f" ({shown!r} is a placeholder)" if shown else "")
+                + ". Before you read the numbers below or the plot, write it in the quotes in the cell above, as a "
+                f"sentence: {PREDICTION_NAME} = \"...\" (whether the norm grows, stays flat or shrinks as the "
+                "distance grows, and how fast); then run both cells again. It is saved with your results.")
+    if near:
+        return (f"⚠️ Exercise 3A: no `{PREDICTION_NAME}` is set, but `{near}` is: your prediction is taken from it "
+                f"and saved with your results. The name must be spelt {PREDICTION_NAME}.\n"
+                f"your prediction (saved with your results): {prediction}")
+    return f"your prediction (saved with your results): {prediction}"
+
+
+def saved_prediction(namespace):
+    """What the results file keeps as the prediction: its text, or None for a blank one or a placeholder."""
+    return read_prediction(namespace)[0]
 
 
 def tanh_saturation(model, x, spectral_norm_W):
@@ -1171,7 +1519,7 @@ def first_distance(flags):
 
 
 # %%
-print(prediction_note(my_prediction_3a))
+print(prediction_note(globals()))
 with timed("gradients_rnn"):
     chunk_x, chunk_y = validation_chunks(S.grad_chunks, S.grad_chunk_len)
     rnn_grads = grad_by_distance(rnn, chunk_x, chunk_y)             # float32, (chunks, distance, d_h)
@@ -1688,7 +2036,7 @@ lab_results = {
     },
     "samples": {"prompt": PROMPT, "length": S.sample_len, "seed": S.seed, "runs": samples},
     "sampling": sampling,
-    "student": {"prediction_3a": str(my_prediction_3a).strip() or None},
+    "student": {"prediction_3a": saved_prediction(globals())},
     "lab_run": {
         "settings": SETTINGS_NAME, "settings_values": vars(S), "seed": S.seed,
         "device": device_name(DEVICE),
