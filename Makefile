@@ -7,7 +7,7 @@ SETTINGS ?= full
 MODULE ?=
 ONE = $(if $(MODULE),--module $(MODULE))
 
-.PHONY: setup notebooks data figures site handouts test check quick-build benchmark bench-site mutation module clean
+.PHONY: setup notebooks data figures site handouts test check quick-build benchmark bench-site bench-modules mutation module demo-places demo-places-template clean
 
 setup:
 	bash scripts/setup.sh
@@ -41,6 +41,18 @@ handouts: site
 module:
 	@test -n "$(ID)" -a -n "$(TITLE)" || { echo 'usage: make module ID=04-attention TITLE="Attention"'; exit 2; }
 	$(PY) -m scripts.new_module --id "$(ID)" --title "$(TITLE)"
+
+# each demo's place until it draws, measured, not typed: each module's rendered pages opened in Chromium
+# at 1280 and 390 px (the shared render of this checkout, tests/js/site-render.mjs, rendered if it is not
+# there), each demo that keeps a place drawn and measured, and modules/<id>/demo-places.css written
+# (scripts/demo_places.mjs); run it after changing a demo, and commit the file.  The rendered-site suite
+# fails, saying so, when a demo draws more than 2 px from its place.  The template's copy
+# (scripts/module_template/module/demo-places.css) is measured on a module made from it, in a copy
+demo-places:
+	nice node scripts/demo_places.mjs $(ONE)
+
+demo-places-template:
+	nice node scripts/demo_places.mjs --template
 
 # The tests write only to temporary directories: the work tree's git status, ignored files included,
 # must be the same after them as before, or `make test` fails and shows what appeared or changed.
@@ -89,3 +101,10 @@ bench-site: setup
 	  (mkdir -p build/bench-tools && cd build/bench-tools && echo '{"private": true}' > package.json && \
 	   npm i -E lighthouse@12.2.3 --no-audit --no-fund --silent)
 	nice node scripts/bench_site.mjs
+
+# a dozen modules, simulated (a benchmark, not a test; about 10 minutes): in copies of the project, the
+# course as it is, with one more module and with twelve (`make module`), each rendered cold; the
+# twelve-module site's home lists them all and every page passes the per-page rules at both sizes; the
+# render time per module, appended to data/bench-modules.md (scripts/bench_modules.mjs; see README.md)
+bench-modules: setup
+	nice node scripts/bench_modules.mjs

@@ -318,7 +318,7 @@ async function lighthouseMedian(url) {
 
 // ---------------------------------------------------------------- main
 
-function machine() {
+export function machine() {
   const c = cpus();
   let chromium = "";
   try { chromium = execFileSync(CHROMIUM, ["--version"], {encoding: "utf8"}).trim(); } catch {}

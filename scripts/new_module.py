@@ -5,7 +5,9 @@
 It writes only the new module's own folders and its registration:
     modules/<id>/   module.yml, index.qmd (one numbered equation, a collapsed callout with an OJS demo
                     reading the module's data), slides.qmd (two slides with notes), lab.qmd, glossary.qmd,
-                    build/ (claims, plots, page data)
+                    build/ (claims, plots, page data), demo-places.css (its demo's place until it draws,
+                    as measured on a module made from the template; `make demo-places MODULE=<id>`
+                    measures it again once the module's demo changes)
     lab/<id>/       the lab source (one exercise with its hint, folded solution and checkpoint, a results
                     cell) and the student notebook
     data/<id>/      results.schema.json, and results.json from a run of the lab (its settings are tiny)
@@ -99,7 +101,8 @@ def main(argv=None) -> int:
         run("scripts.make_notebooks", "--module", args.id)
         run("scripts.build", "--module", args.id, "--settings", "full")
         run("scripts.site_data", "--module", args.id)
-    print(f"new_module: modules/{args.id} is ready; `quarto render` shows it on the course home")
+    print(f"new_module: modules/{args.id} is ready; `quarto render` shows it on the course home; after changing its "
+          f"demos, `make demo-places MODULE={args.id}` measures their places (modules/{args.id}/demo-places.css)")
     return 0
 
 

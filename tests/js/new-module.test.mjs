@@ -1,45 +1,29 @@
 // `make module` proven on a copy of the project: a second module written from the template, built at
 // its (tiny) settings and rendered with the whole course.  The home lists both modules; both pages and
 // both decks load offline with no console error; the new module's own node tests (modules/<id>/tests/)
-// pass; its pages are held to every per-page rule of the rendered-site suite at both sizes; and git sees
+// pass; its pages are held to every per-page rule of the rendered-site suite at both sizes, and its demo
+// draws in the place kept for it (the template's demo-places.css, within 2 px); and git sees
 // no change outside the new module's own folders and its registration (one navbar menu in _quarto.yml).
 // Skips the render without Quarto.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {execFileSync} from "node:child_process";
-import {mkdtempSync, rmSync, symlinkSync, existsSync, readFileSync, mkdirSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {join, resolve, dirname} from "node:path";
-import {fileURLToPath} from "node:url";
+import {existsSync, readFileSync} from "node:fs";
+import {join} from "node:path";
 import {hasChromium, onPath, openOffline, offlinePage, serve} from "./browser.mjs";
 import {assertNoProblems} from "./page-checks.mjs";
 import {modules} from "./course.mjs";
 import {SCREENS, openPage, pageDefects, axeViolations} from "./site-browser-checks.mjs";
+import {copyProject} from "../../scripts/project_copy.mjs";
+import {measureDemos, moved, PLACES_FILE, TEMPLATE_COMMAND} from "../../scripts/demo_places.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const NEW_ID = "09-template-check";
 const EXISTING = modules().map((m) => m.id);    // the course's modules before make module
 const run = (cmd, args, cwd) => execFileSync(cmd, args, {cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"]});
 
-function copyProject() {
-  const base = mkdtempSync(join(tmpdir(), "course-"));
-  const project = join(base, "project");
-  mkdirSync(project);
-  // the tracked and untracked-but-not-ignored files, as a clone would have them
-  const files = run("git", ["ls-files", "-co", "--exclude-standard", "-z"], ROOT).split("\0").filter(Boolean);
-  execFileSync("tar", ["-cf", join(base, "p.tar"), "--null", "-T", "-"], {cwd: ROOT, input: files.join("\0")});
-  run("tar", ["-xf", join(base, "p.tar")], project);
-  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"));
-  symlinkSync(resolve(ROOT, "../shared"), join(base, "shared"));
-  for (const args of [["init", "-q"], ["add", "-A"], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base"]]) {
-    run("git", args, project);
-  }
-  return {base, project};
-}
-
 test("make module writes, builds and renders a second module; nothing else changes", async (t) => {
-  const {base, project} = copyProject();
-  t.after(() => rmSync(base, {recursive: true, force: true}));
+  const {project, remove} = copyProject();
+  t.after(remove);
   run("make", ["-s", "module", `ID=${NEW_ID}`, "TITLE=Template Check"], project);
 
   const changed = run("git", ["status", "--porcelain", "--untracked-files=all"], project).split("\n").filter(Boolean)
@@ -47,7 +31,7 @@ test("make module writes, builds and renders a second module; nothing else chang
   const own = [`modules/${NEW_ID}/`, `lab/${NEW_ID}/`, `data/${NEW_ID}/`];
   const outside = changed.filter((p) => !own.some((dir) => p.startsWith(dir)) && p !== "_quarto.yml");
   assert.deepEqual(outside, [], "files changed outside the new module's folders and its registration");
-  for (const file of ["module.yml", "index.qmd", "slides.qmd", "lab.qmd", "glossary.qmd", "_metadata.yml"]) {
+  for (const file of ["module.yml", "index.qmd", "slides.qmd", "lab.qmd", "glossary.qmd", "_metadata.yml", PLACES_FILE]) {
     assert.ok(existsSync(join(project, "modules", NEW_ID, file)), `modules/${NEW_ID}/${file}`);
   }
   const results = JSON.parse(readFileSync(join(project, "data", NEW_ID, "results.json"), "utf8"));
@@ -93,6 +77,20 @@ test("make module writes, builds and renders a second module; nothing else chang
         } finally {
           await opened.context.close();
         }
+      }
+    }
+    // its demo keeps its place until it draws (the template's demo-places.css, measured on a module made
+    // from it): the freshness test of the template's copy
+    for (const screen of SCREENS) {
+      const fresh = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
+      try {
+        await fresh.page.goto(`${site.origin}/modules/${NEW_ID}/index.html`, {waitUntil: "load"});
+        const demos = await measureDemos(fresh.page);
+        assert.ok(demos.length > 0, "the template's demo keeps a place (demo-standin)");
+        assert.deepEqual(moved(demos), [], `the new module's demo moves the text below it at ${screen.width} px: ` +
+          `the template's places (scripts/module_template/module/${PLACES_FILE}) are stale; run \`${TEMPLATE_COMMAND}\` and commit it`);
+      } finally {
+        await fresh.context.close();
       }
     }
     // the new module's demo drew its chart from the module's own data

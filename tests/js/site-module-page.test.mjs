@@ -4,7 +4,8 @@
 // cross-referenced; the w slider redraws the plot; a collapsed callout opens; a cross-reference
 // previews its equation on hover and on focus; its icon fonts are asked for before the body; its
 // text paints with no demo script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a
-// collapsed callout when it opens, each in the place kept for it (within 2 px, at both sizes);
+// collapsed callout when it opens, each in the place kept for it (within 2 px, at both sizes: on every
+// module's page, the freshness test of its demo-places.css, `make demo-places`);
 // Quarto's set-up at DOMContentLoaded runs after the event; a link into the module page (an
 // address, a link in it, a reload, and a reload after scrolling down) lands its target below the
 // navbar and it stays; on a phone each diagram keeps a readable width and scrolls sideways.
@@ -14,9 +15,10 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {sep} from "node:path";
-import {module} from "./course.mjs";
+import {module, modules} from "./course.mjs";
 import {renderedSite} from "./site-render.mjs";
 import {plotPaths, offlinePage} from "./browser.mjs";
+import {measureDemos, moved, PLACES_FILE, COMMAND as PLACES_COMMAND} from "../../scripts/demo_places.mjs";
 import {SCREENS, MODULE_PAGE, skip, openSite, openPage, ready, writeReport} from "./site-browser-checks.mjs";
 
 const BYTES_BUDGET = 200_000;   // bytes sent (gzipped) at load, before any demo
@@ -272,29 +274,19 @@ test("the rendered site: the module page, on a projector and a phone", {skip}, a
     }
   });
 
-  await t.test("the module page: each demo draws in the place kept for it, on a projector and a phone", async () => {
-    // (its place: --demo-place in demo.css; a demo in a collapsed callout, once the callout opens)
-    for (const screen of SCREENS) {
-      const {context, page} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
-      try {
-        await page.goto(`${site.origin}/${MODULE_PAGE}`, {waitUntil: "load"});
-        const moved = [];
-        for (const demo of await page.locator(".demo-standin").all()) {
-          const kept = await demo.evaluate((el) => {
-            el.closest(".callout")?.querySelector(".callout-collapse")?.classList.add("show");
-            el.scrollIntoView({block: "center"});
-            return el.getBoundingClientRect().height;
-          });
-          await page.mouse.wheel(0, 1);   // a reader's scroll (the OJS runtime loads at the first)
-          await page.waitForFunction((el) => el.querySelector('svg[class^="plot"]'), await demo.elementHandle(), {timeout: 30_000});
-          await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));   // its last outputs in
-          const drawn = await demo.evaluate((el) => el.getBoundingClientRect().height);
-          if (Math.abs(drawn - kept) > 2)
-            moved.push(`${(await demo.getAttribute("class")).replace(/cell |demo-standin/g, "").trim()}: kept ${kept.toFixed(1)} px, drawn ${drawn.toFixed(1)} px`);
+  await t.test("each module's page: each demo draws in the place kept for it, on a projector and a phone", async () => {
+    // (its place: --demo-place, measured by `make demo-places` into modules/<id>/demo-places.css; a demo
+    // in a collapsed callout, once the callout opens): this is that file's freshness test
+    for (const m of modules()) {
+      for (const screen of SCREENS) {
+        const {context, page} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
+        try {
+          await page.goto(`${site.origin}/${m.site}/index.html`, {waitUntil: "load"});
+          assert.deepEqual(moved(await measureDemos(page)), [], `${m.site}/index.html: demos that move the text below them at ` +
+            `${screen.width} px: their places (${m.site}/${PLACES_FILE}) are stale; run \`${PLACES_COMMAND} MODULE=${m.id}\` and commit it`);
+        } finally {
+          await context.close();
         }
-        assert.deepEqual(moved, [], `demos that move the text below them at ${screen.width} px`);
-      } finally {
-        await context.close();
       }
     }
   });
