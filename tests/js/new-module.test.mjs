@@ -1,7 +1,7 @@
 // `make module` proven on a copy of the project: a second module written from the template, built at
 // its (tiny) settings and rendered with the whole course.  The home lists both modules; both pages and
 // both decks load offline with no console error; the new module's own node tests (modules/<id>/tests/)
-// pass; its pages are held to every per-page rule of the rendered-site suite at both sizes, and its demo
+// and what tests/test_every_module.py holds every module to pass; its pages are held to every per-page rule of the rendered-site suite at both sizes, and its demo
 // draws in the place kept for it (the template's demo-places.css, within 2 px); and git sees
 // no change outside the new module's own folders and its registration (one navbar menu in _quarto.yml).
 // Skips the render without Quarto.
@@ -40,6 +40,11 @@ test("make module writes, builds and renders a second module; nothing else chang
   const own_tests = run("make", ["-s", "-n", "test"], project);
   assert.match(own_tests, new RegExp(`modules/${NEW_ID}/tests/sweep-demo\\.test\\.mjs`), "make test runs the module's own tests");
   run("node", ["--test", `modules/${NEW_ID}/tests/`], project);
+  // what is true of every module (schema, freshness, claims, page data, notebook) holds for the new one too
+  const everyModule = run("python3", ["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "tests/test_every_module.py"], project);
+  for (const name of ["test_committed_results_are_valid_and_not_stale", "test_claims_hold_on_committed_results_as_recorded",
+    "test_page_data_is_what_the_data_gives", "test_student_notebook_is_generated_valid_and_output_free"])
+    assert.match(everyModule, new RegExp(`PASSED tests/test_every_module\\.py::${name}\\[${NEW_ID}\\]`), `${name} on the new module`);
   const notebook = readFileSync(join(project, "lab", NEW_ID, "lab09_template_check.ipynb"), "utf8");
   assert.match(notebook, /raise NotImplementedError/, "the student notebook has the exercise as a stub");
   assert.match(notebook, /use_solution/, "and its folded solution");

@@ -1,0 +1,57 @@
+"""What is true of every module of the course, checked on each one found under modules/ (Module 3 and any
+module `make module` writes alike; tests/js/new-module.test.mjs runs this file in a copy with a made
+module): its committed results validate against its own schema and are fresh, its claims hold and are
+recorded as they hold today, its page data is what its data gives, and its student notebook is generated
+from its lab source, valid and output-free.  What is one module's own stays in that module's tests."""
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from scripts import claims, course, paths, results, site_data
+from scripts.lab_source import notebook_text, student_notebook
+
+MODULES = course.modules()
+
+
+def committed(module: course.Module) -> dict:
+    """The module's committed results; their absence is a failure (they are committed, never optional)."""
+    if not module.results.is_file():
+        pytest.fail(f"{paths.rel(module.results)} is missing: it is committed with the module; make it with "
+                    f"`make data MODULE={module.id}` and commit it", pytrace=False)
+    return results.load_results(module, module.results)      # validates against the module's schema
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_committed_results_are_valid_and_not_stale(module):
+    committed(module)
+    s = results.staleness(module, module.results, "full", module.figures_dir)
+    assert s.fresh, s.message + f" (run `make data MODULE={module.id}` and commit the result)"
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_claims_hold_on_committed_results_as_recorded(module):
+    d = committed(module)
+    evaluated = claims.evaluate(module, d)
+    assert evaluated, f"{module.id} checks no claim (modules/{module.id}/build/claims.py: CLAIMS)"
+    assert not claims.failed(evaluated), claims.report(evaluated)
+    # the file records the verdicts the claims give today
+    assert [(c["name"], c["holds"]) for c in d["claims"]] == [(c["name"], c["holds"]) for c in evaluated]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_page_data_is_what_the_data_gives(module):
+    # raises SiteDataError naming the stale files and the command when the committed page data differs
+    site_data.run(module, paths.ROOT, check=True)
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_student_notebook_is_generated_valid_and_output_free(module):
+    assert module.notebook.is_file(), f"{paths.rel(module.notebook)} is missing: run `make notebooks`"
+    assert module.notebook.read_text(encoding="utf-8") == notebook_text(student_notebook(module)), \
+        f"{paths.rel(module.notebook)} is stale: run `make notebooks MODULE={module.id}`"
+    nb = nbformat.read(module.notebook, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, f"{paths.rel(module.notebook)} has outputs"
