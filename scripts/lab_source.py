@@ -38,6 +38,8 @@ import nbformat
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: \(TODO: (?P<todo>.*)\))?\s*$")
 END = re.compile(r"^[ \t]*### END SOLUTION\s*$")
 DEF = re.compile(r"^def (?P<name>\w+)\(")
+# a lab's line that the notebook's generator fills with the lab source's sha256 (the .py keeps None)
+SOURCE_HASH_PLACEHOLDER = "LAB_SOURCE_SHA256 = None"
 
 
 def lab_path(lab) -> Path:
@@ -136,6 +138,8 @@ def build_notebook(mode: str, lab):
             code = cell.source
             if exercise:
                 code = stub_code(code, exercise) if mode == "student" else solution_code(code)
+            # the lab records which source its notebook was made from, as the build does (provenance)
+            code = code.replace(SOURCE_HASH_PLACEHOLDER, f'LAB_SOURCE_SHA256 = "{source_sha256(lab)}"')
             new = nbformat.v4.new_code_cell(code, metadata={"tags": _tags(cell)} if _tags(cell) else {})
             if code.startswith("#@title"):
                 new.metadata["cellView"] = "form"

@@ -134,6 +134,8 @@ S = SimpleNamespace(**SETTINGS_PRESETS[SETTINGS_NAME])
 DEVICE = torch.device(os.environ.get("LAB_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu"))
 
 CORPUS_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
+LAB_MODULE = "03-sequence-models"   # the course module this lab belongs to, saved with your results
+LAB_SOURCE_SHA256 = None            # the notebook's generator writes the lab source's sha256 here
 CORPUS_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
 SPLIT = dict(train=(0, 1_000_000), val=(1_000_000, 1_055_000), test=(1_055_000, 1_115_394))
 D_EMBED, D_HIDDEN = 64, 256   # d and d_h for both models
@@ -2011,8 +2013,11 @@ print(repr(prompts[0]))
 # ## Save the results (provided)
 #
 # The course's build runs this notebook with its solutions and publishes these numbers on the
-# briefing page; in Colab the file simply appears in the file browser. The optional Challenge below
-# adds its samples to the same file.
+# briefing page. The file is **your results file**: in Colab it downloads when this cell runs (it is
+# also in the file browser on the left); elsewhere it is beside the notebook. Drop it on the module
+# page's *Your run* box to see your models beside the course's in every *After the Lab* box and
+# demo; it stays in your browser. The optional Challenge below adds its samples to the same file
+# (download it again after the Challenge to bring them along).
 
 # %%
 lab_results = {
@@ -2042,14 +2047,30 @@ lab_results = {
         "device": device_name(DEVICE),
         "device_type": DEVICE.type, "torch": torch.__version__, "python": platform.python_version(),
         "numpy": np.__version__, "corpus_sha256": CORPUS_SHA256, "phase_s": PHASE_S,
+        "module": LAB_MODULE, "lab_source_sha256": LAB_SOURCE_SHA256,
     },
 }
 results_path = Path(os.environ.get("LAB_RESULTS", "lab3_results.json"))
 
 
+def offer_download(path):
+    """In Colab, hand the file to the browser as a download (elsewhere it is already on your disk)."""
+    try:
+        from google.colab import files
+    except ImportError:
+        return False
+    files.download(str(path))
+    return True
+
+
 def save_results():
+    lab_results["lab_run"]["saved_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results_path.write_text(json.dumps(lab_results, indent=1, ensure_ascii=False))
-    print(f"wrote {results_path} · phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in PHASE_S.items()))
+    print(f"wrote {results_path.resolve()} · phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in PHASE_S.items()))
+    if offer_download(results_path):
+        print(f"Colab is downloading {results_path.name}: drop it on the module page's 'Your run' box.")
+    else:
+        print(f"Your results file: drop {results_path.name} on the module page's 'Your run' box.")
 
 
 save_results()
