@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 from typing import Callable
 
-from scripts import course, results
+import jsonata
+
+from scripts import course, formatting, results
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,6 +26,67 @@ class Claim:
     name: str
     statement: str
     check: Callable[[dict], tuple[bool, str]]
+
+
+# ------------------------------------------------------------------------------------------------
+# Claims as data: modules/<id>/claims.json (schema: scripts/claims.schema.json) states the claims an
+# After-the-Lab box makes as JSONata expressions over a results file.  The build evaluates them here (with
+# jsonata-python) and the module page evaluates the same ones on a student's own run (with jsonata, in
+# _extensions/course/run-claims.js), so one definition serves both.  A module's CLAIMS names them with
+# data_claims(); the claims that need Python stay Python.
+CLAIMS_FILE = "claims.json"
+
+
+def format_value(value, fmt: list):
+    """A value shown by its format ["fmt_fixed", 2]: scripts/formatting.py's function (formatting.js's twin)."""
+    name, *args = fmt
+    return getattr(formatting, name)(value, *args)
+
+
+def fill(template: str, values: dict) -> str:
+    """The sentence with {name} filled; a name the claim does not compute is an error (as in run-claims.js)."""
+    import re
+
+    def one(m):
+        if m.group(1) not in values:
+            raise KeyError(f"the sentence names {{{m.group(1)}}}, which the claim does not compute")
+        return values[m.group(1)]
+    return re.sub(r"\{(\w+)\}", one, template)
+
+
+def _data_check(claim: dict, thresholds: dict) -> Callable[[dict], tuple[bool, str]]:
+    test = jsonata.Jsonata(claim["holds"])
+    values = {name: (jsonata.Jsonata(spec["of"]), spec) for name, spec in claim.get("values", {}).items()}
+
+    def check(data: dict) -> tuple[bool, str]:
+        # the values first: a claim over a number the file lacks is not evaluated (JSONata would compare it as false)
+        shown = {name: shown_value(expr.evaluate(data, thresholds), spec) for name, (expr, spec) in values.items()}
+        holds = test.evaluate(data, thresholds)
+        if not isinstance(holds, bool):
+            raise TypeError(f"its test gave {holds!r}, not true or false")
+        return holds, fill(claim["yes"] if holds else claim["no"], shown)
+    return check
+
+
+def shown_value(value, spec: dict) -> str:
+    """A claim's value as its sentence shows it; a missing or null one is the spec's `null` text, or an error."""
+    if value is None:
+        if "null" in spec:
+            return spec["null"]
+        raise ValueError(f"{spec['of']} is missing or null in the file")
+    return format_value(value, spec["format"])
+
+
+def read_data_claims(module: course.Module) -> dict:
+    path = module.dir / CLAIMS_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"claims": []}
+
+
+def data_claims(module: course.Module) -> dict[str, Claim]:
+    """The module's claims.json as Claims, by name (a module's CLAIMS places each where its page states it)."""
+    doc = read_data_claims(module)
+    thresholds = doc.get("thresholds", {})
+    return {c["name"]: Claim(c["name"], c["statement"], _data_check(c, thresholds)) for c in doc["claims"]}
 
 
 def evaluate(module: course.Module, data: dict) -> list[dict]:

@@ -43,7 +43,7 @@ def test_lstm_perplexity_gap_to_the_trigram_is_at_least_1():
     for lstm, expected in ((7.0, True), (7.5, False), (5.0, True)):      # gap 1.0 is "at least 1.0"
         d["models"]["lstm"]["perplexity"] = lstm
         assert holds("lstm_ppl_at_least_1_below_trigram", d) is expected, lstm
-    assert "gap 3.000" in detail("lstm_ppl_at_least_1_below_trigram", d)
+    assert "is 3.00 below the trigram" in detail("lstm_ppl_at_least_1_below_trigram", d)
 
 
 def test_lstm_beats_rnn_strictly():

@@ -41,7 +41,19 @@ def test_the_pins_are_package_jsons():
     package = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
     deps = {**package.get("dependencies", {}), **package.get("devDependencies", {})}
     assert vendor_js.PINNED == {name: deps.get(name) for name in vendor_js.PINNED}
-    assert set(vendor_js.PINNED) == {"d3", "@observablehq/plot", "@observablehq/inputs", "htl"}
+    assert set(vendor_js.PINNED) == {"d3", "@observablehq/plot", "@observablehq/inputs", "htl", "jsonata", "@cfworker/json-schema"}
+
+
+@needs_node
+@needs_packages
+def test_the_run_libs_module_exports_jsonata_and_the_validator(tmp_path):
+    vendor_js.copy_json_schema(tmp_path)
+    (tmp_path / "run-libs.js").write_text(vendor_js.build_run_libs(), encoding="utf-8")
+    out = node(f"""const m = await import({json.dumps((tmp_path / "run-libs.js").as_uri())});
+const v = new m.Validator({{type: "object", required: ["a"]}}, "2020-12");
+console.log(JSON.stringify({{sum: await m.jsonata("a.b + 1").evaluate({{a: {{b: 2}}}}), valid: v.validate({{}}).valid,
+  globals: ["jsonata"].filter((g) => g in globalThis)}}));""")
+    assert json.loads(out) == {"sum": 3, "valid": False, "globals": []}
 
 
 def test_installed_version_reads_the_package_and_names_the_fix_when_it_is_missing(tmp_path, monkeypatch):

@@ -12,7 +12,8 @@
 //   - a block marked `//| output: false` runs and shows nothing; elsewhere a cell shows its value
 //     only where it is an element (the runtime hides a declaration's other values);
 //   - built-ins: `width` (the harness root's width), `FileAttachment` (resolved against the page,
-//     like Quarto's), and the browser's globals.
+//     like Quarto's), `Generators.observe` (a generator cell: its first value, then each later one
+//     re-runs its dependents), and the browser's globals.
 // A cell that throws shows an .observablehq--error box and logs console.error, so tests see it.
 // Static `import` cells are refused: the site does not use them (see _extensions/course/demo-setup.ojs).
 import parser from "@observablehq/parser";
@@ -71,6 +72,17 @@ const RUNTIME = String.raw`
 function start(cells, root, parts) {
   const builtins = {
     width: root.clientWidth,
+    // the stdlib's Generators.observe, as far as the demos use it: init(notify) pushes values
+    Generators: {
+      observe(init) {
+        const queue = [], waiting = [];
+        init((value) => { if (waiting.length) waiting.shift()({value, done: false}); else queue.push(value); });
+        return {
+          next: () => (queue.length ? Promise.resolve({value: queue.shift(), done: false}) : new Promise((r) => waiting.push(r))),
+          [Symbol.asyncIterator]() { return this; },
+        };
+      },
+    },
     FileAttachment: (name) => ({
       url: async () => new URL(name, document.baseURI).href,
       json: async () => {
@@ -124,7 +136,20 @@ function start(cells, root, parts) {
         if (r in globalThis) return globalThis[r]; // a browser global (Event, document, …), as in the runtime
         throw new Error(r + " is not defined");
       });
-      const value = await c.fn(...(await Promise.all(args)));
+      let value = await c.fn(...(await Promise.all(args)));
+      if (c.name && !c.viewof && value && typeof value.next === "function" && !(value instanceof Node)) {
+        // a generator (Generators.observe): its first value now, each later one re-runs the cell's dependents
+        const generator = value;
+        value = await (await generator.next()).value;
+        (async () => {
+          for (;;) {
+            const step = await generator.next();
+            if (step.done) return;
+            env.set(c.name, await step.value);
+            rerun([c.name]);
+          }
+        })().catch((error) => console.error(c.name + ": " + error));
+      }
       if (c.viewof) {
         env.set("viewof " + c.name, value);
         env.set(c.name, value.value);

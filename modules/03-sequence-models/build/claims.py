@@ -14,8 +14,8 @@ import math
 from difflib import SequenceMatcher
 
 from scripts import lab_source
-from scripts.claims import Claim
-from scripts.formatting import fmt_fixed, fmt_num
+from scripts.claims import Claim, data_claims
+from scripts.formatting import fmt_fixed
 
 from . import MODULE
 from .constants import LN65
@@ -25,12 +25,9 @@ from .constants import LN65
 LAB1_TEST_NATS = lab_source.lab_constant("LAB1_TEST_NATS", MODULE)
 
 # thresholds of the qualitative words in the prose, in one place
-LSTM_TRIGRAM_PPL_MARGIN = 1.0       # "the LSTM's test perplexity is at least 1.0 below the trigram's"
-RNN_VANISH_FACTOR = 1e-6            # "vanishes": falls by at least six orders of magnitude within the chunk
 CONSTANT_RATE_R2_MIN = 0.98         # "by a roughly constant factor per character": nearly a straight line on a log axis
 LSTM_RNN_RATIO_MIN = 100.0          # "orders of magnitude above": at least 100 times
 MEAN_GATE_MARGIN = 100.0            # "the mean gate cannot explain it": the mean predicts a 100 times larger fall
-FORGET_SHARE_099_MIN = 0.10         # "a sizeable share of the gates is above 0.99": at least 10%
 # Equation 11 measured: the products of each unit's forget gates over the last 50 steps (the direct path)
 DIRECT_PATH_DISTANCE = 50           # the distance the LSTM box speaks of
 DIRECT_PATH_SHARE_ABOVE_01_MIN = 0.01   # "some units keep more than a tenth": at least 1% of the products above 0.1
@@ -46,7 +43,6 @@ FLOAT32_SQUARE_UNDERFLOW = 2.0 ** -75
 SAMPLING_SETTINGS = {("greedy", None, None, None), ("temperature", 0.5, None, None), ("temperature", 1.0, None, None),
                      ("temperature", 1.5, None, None), ("top_k", 1.0, 5, None), ("top_k", 1.0, 10, None),
                      ("nucleus", 1.0, None, 0.5), ("nucleus", 1.0, None, 0.9)}
-CLIPPED_FINAL_LOSS_MAX = 3.0        # "far better" than the uniform guess (ln 65 = 4.17)
 # "two prompts never replay the same random draws": no two prompts' samples at one setting share this long a run
 SHARED_RUN_MAX = 60
 
@@ -56,25 +52,7 @@ def _f(x, nd=4):
 
 
 # --------------------------------------------------------------------------------------------
-def neural_beat_best_ngram(d):
-    m = d["models"]
-    best, rnn, lstm = (m[k]["test_nats"] for k in ("best_ngram", "rnn", "lstm"))
-    return (rnn < best and lstm < best,
-            f"test nats: RNN {rnn:.4f}, LSTM {lstm:.4f}, best n-gram {best:.4f}")
 
-
-def lstm_ppl_below_trigram(d):
-    m = d["models"]
-    tri, lstm = m["trigram"]["perplexity"], m["lstm"]["perplexity"]
-    return (tri - lstm >= LSTM_TRIGRAM_PPL_MARGIN,
-            f"perplexity: trigram {tri:.3f}, LSTM {lstm:.3f}, gap {tri - lstm:.3f} "
-            f"(needs >= {LSTM_TRIGRAM_PPL_MARGIN})")
-
-
-def lstm_beats_rnn(d):
-    m = d["models"]
-    rnn, lstm = m["rnn"]["perplexity"], m["lstm"]["perplexity"]
-    return lstm < rnn, f"perplexity: RNN {rnn:.3f}, LSTM {lstm:.3f}"
 
 
 def units_consistent(d):
@@ -96,18 +74,6 @@ def ngram_rows_match_lab1(d):
     return not bad, ("differs from Lab 1: " + "; ".join(bad)) if bad else f"as Lab 1 recorded: {got}"
 
 
-def rnn_spectral_norm_above_1(d):
-    s = d["gradient_by_distance"]["rnn_spectral_norm_W"]
-    return s > 1, f"||W|| = {s:.3f}"
-
-
-def rnn_gradient_vanishes(d):
-    norms = d["gradient_by_distance"]["rnn_grad_norm"]
-    g0, tail = norms[0], min(norms)
-    ratio = tail / g0 if g0 > 0 else float("nan")
-    holds = g0 > 0 and (tail == 0.0 or ratio <= RNN_VANISH_FACTOR)
-    return holds, (f"RNN gradient norm (float64): {_f(g0)} at distance 0, smallest {_f(tail)} "
-                   f"(ratio {_f(ratio)}; needs <= {RNN_VANISH_FACTOR:g})")
 
 
 def _line_fit(xs, ys):
@@ -314,12 +280,6 @@ def rnn_saturation_bound_consistent(d):
         f"section 4's answer says '{saturation_bound_verdict(g)}'")
 
 
-def many_forget_gates_near_1(d):
-    fg = d["gradient_by_distance"]["forget_gate"]
-    return (fg["share_above_0.99"] >= FORGET_SHARE_099_MIN,
-            f"share of forget-gate entries above 0.99: {fg['share_above_0.99']:.3f} (needs >= "
-            f"{FORGET_SHARE_099_MIN}); above 0.9: {fg['share_above_0.9']:.3f}; mean {fg['mean']:.3f}")
-
 
 def forget_gate_histogram_consistent(d):
     fg = d["gradient_by_distance"]["forget_gate"]
@@ -393,12 +353,6 @@ def prompts_samples_differ(d):
     return worst < SHARED_RUN_MAX and one_seed_each, detail
 
 
-def unclipped_worse_than_uniform(d):
-    final = d["clipping_demo"]["unclipped"]["final_loss"]
-    if final is None:
-        return True, "unclipped SGD run ended with a non-finite loss (diverged)"
-    return final > LN65, f"unclipped final training loss {final:.3f} nats, uniform guess ln 65 = {LN65:.3f}"
-
 
 UNCLIPPED_SPIKE_MIN = 2.0            # "spikes": the unclipped loss reaches at least twice ln 65 ...
 UNCLIPPED_FALLS_BACK_MAX = 0.5       # "then falls back": ... and ends below half its peak
@@ -416,14 +370,10 @@ def unclipped_loss_spikes_then_falls(d):
             f"{UNCLIPPED_FALLS_BACK_MAX:g} x the peak)")
 
 
-def clipped_far_better(d):
-    final = d["clipping_demo"]["clipped"]["final_loss"]
-    if final is None:
-        return False, "clipped SGD run ended with a non-finite loss"
-    return (final < CLIPPED_FINAL_LOSS_MAX,
-            f"clipped final training loss {final:.3f} nats (needs < {CLIPPED_FINAL_LOSS_MAX}; "
-            f"ln 65 = {LN65:.3f})")
 
+# the claims of claims.json (the ones an After-the-Lab box makes, which the page also checks on a student's run),
+# each where the page states it among the ones that need Python
+DATA = data_claims(MODULE)
 
 CLAIMS: tuple[Claim, ...] = (
     Claim("ngram_rows_match_lab1",
@@ -433,20 +383,11 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("units_consistent",
           "Perplexity and bits per character are the same measurement as test nats: "
           "PPL = exp(L), BPC = L / ln 2.", units_consistent),
-    Claim("neural_models_beat_best_ngram",
-          "Both neural models beat Lab 1's best character n-gram on test nats per character.",
-          neural_beat_best_ngram),
-    Claim("lstm_ppl_at_least_1_below_trigram",
-          f"The LSTM's test perplexity is at least {fmt_num(LSTM_TRIGRAM_PPL_MARGIN)} below the character trigram's.",
-          lstm_ppl_below_trigram),
-    Claim("lstm_beats_rnn",
-          "The LSTM's test perplexity is below the RNN's (at unequal compute).", lstm_beats_rnn),
-    Claim("rnn_spectral_norm_above_1",
-          "The trained RNN's recurrent matrix has spectral norm above 1, so Equation 8 allows growth.",
-          rnn_spectral_norm_above_1),
-    Claim("rnn_gradient_vanishes",
-          "Yet the RNN's gradient vanishes with distance: its norm, taken in float64, falls by at least six "
-          "orders of magnitude within the 200-character chunk.", rnn_gradient_vanishes),
+    DATA["neural_models_beat_best_ngram"],
+    DATA["lstm_ppl_at_least_1_below_trigram"],
+    DATA["lstm_beats_rnn"],
+    DATA["rnn_spectral_norm_above_1"],
+    DATA["rnn_gradient_vanishes"],
     Claim("rnn_gradient_falls_by_a_constant_factor_per_character",
           "It falls by a roughly constant factor per character: log10 of the norm against distance is close "
           f"to a straight line (R^2 at least {CONSTANT_RATE_R2_MIN}).", rnn_gradient_constant_factor),
@@ -463,9 +404,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("mean_forget_gate_cannot_explain_lstm_curve",
           "The LSTM's gradient falls over 50 characters far less (at least 100 times less) than a constant "
           "forget gate at the measured mean would make it fall (mean^50).", mean_gate_cannot_explain_lstm_curve),
-    Claim("many_forget_gates_near_1",
-          "A sizeable share (at least 10%) of the trained LSTM's forget-gate entries is above 0.99 (one step "
-          "each: what the direct path keeps over 50 steps is the product of 50 of them).", many_forget_gates_near_1),
+    DATA["many_forget_gates_near_1"],
     Claim("direct_path_products_recorded_consistently",
           "The direct-path products (each unit's forget gates multiplied over the last 50 steps of a chunk, "
           "Equation 11) are recorded over 50 steps, with a median, shares above 0.01, 0.1 and 0.5 and a mean that "
@@ -497,16 +436,11 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("forget_gate_histogram_consistent",
           "The forget-gate histogram (the forget-gate demo's material) agrees with the recorded mean and "
           "shares above 0.9 and 0.99.", forget_gate_histogram_consistent),
-    Claim("unclipped_sgd_worse_than_uniform",
-          "Without clipping, the SGD run ends at a training loss worse than the uniform guess, ln 65.",
-          unclipped_worse_than_uniform),
+    DATA["unclipped_sgd_worse_than_uniform"],
     Claim("unclipped_sgd_loss_spikes_then_falls_back",
           "Without clipping, the SGD run's loss spikes (to at least twice ln 65) and then falls back (ending below "
           "half its peak): the clipping figure's alt text.", unclipped_loss_spikes_then_falls),
-    Claim("clipped_sgd_far_better",
-          f"With clipping, the same SGD run ends far better than the uniform guess "
-          f"(below {fmt_num(CLIPPED_FINAL_LOSS_MAX)} nats).",
-          clipped_far_better),
+    DATA["clipped_sgd_far_better"],
     Claim("prompts_samples_differ",
           f"Each prompt of the sampling demo draws with its own seed, and no two prompts' sampled texts at one setting "
           f"(every setting but greedy, which draws nothing at random) share a run of {SHARED_RUN_MAX} or more "

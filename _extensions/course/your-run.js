@@ -1,0 +1,173 @@
+// "Your run beside the course's": a student chooses or drops the results file their own lab run saved, and
+// the module page shows their values beside the course's in each After-the-Lab box, each claim of those
+// boxes checked on their run, and the demos playing their model.  Loaded only when used: the page's
+// {{< your-run >}} box (your-run.lua) imports this on the first file chosen or dropped, or at load when
+// this device remembers a run.  Nothing leaves the browser; the file is data, never markup (every string
+// from it reaches the page through textContent).  It knows no module: the box names the page's module, and
+// the module's files say what to compare (after-the-lab.json) and claim (claims.json).
+//
+// What it fetches, all from the site itself: vendor/run-libs.js (jsonata, the JSON-schema validator),
+// data/<id>/results.json and results.schema.json, scripts/provenance.schema.json and lab-run.schema.json,
+// and the module's claims.json and after-the-lab.json.
+import {evaluateClaims, boxValue} from "./run-claims.js";
+import {checkFile, MAX_BYTES} from "./run-file.js";
+
+const STORE = (id) => `course-run:${id}`;        // localStorage: the file's text, per module
+const CHOICE = (id) => `course-run-demos:${id}`; // localStorage: which model the demos play
+export const RUN_EVENT = "course:run";           // window event: the demos' `results` switches (demo-setup.ojs)
+
+const url = (path) => new URL(path, document.baseURI).href;
+async function json(path) {
+  const r = await fetch(url(path));
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  return r.json();
+}
+
+let ready = null;   // the module's files and the libraries, fetched once
+function load(id) {
+  ready ??= Promise.all([
+    import(url("../../vendor/run-libs.js")),
+    json(`../../data/${id}/results.json`), json(`../../data/${id}/results.schema.json`),
+    json("../../scripts/provenance.schema.json"), json("../../scripts/lab-run.schema.json"),
+    json("claims.json"), json("after-the-lab.json"),
+  ]).then(([libs, course, schema, provenance, labRun, claims, boxes]) =>
+    ({libs, course, schemas: {schema, provenance, labRun}, claims, boxes}));
+  return ready;
+}
+
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);   // strings become text nodes
+  return node;
+};
+
+function runPhrase(run) {
+  const p = run.lab_run ?? run.provenance ?? {};
+  const settings = p.settings === "quick" ? "quick settings (the lab's short test run: not comparable to full settings)"
+    : `${p.settings ?? "unknown"} settings`;
+  const when = p.saved_at ?? p.started_at;
+  return `${settings}, seed ${p.seed ?? "?"}, on ${p.device ?? "an unknown device"}${p.device_type ? ` (${p.device_type})` : ""}` +
+    (when ? `, saved ${when.slice(0, 10)}` : "");
+}
+
+/** The comparison for one After-the-Lab box: a table of its values and the list of its claims. */
+async function boxCompare(jsonata, spec, course, mine, claims) {
+  const table = el("table", {class: "table table-sm your-run-table"},
+    el("caption", {}, "Your run beside the course's"),
+    el("thead", {}, el("tr", {}, el("th", {scope: "col"}, "Measured"), el("th", {scope: "col"}, "The course's run"),
+      el("th", {scope: "col"}, "Your run"))));
+  const body = el("tbody");
+  for (const value of spec.values) {
+    const [theirs, yours] = await Promise.all([boxValue(jsonata, value, course), boxValue(jsonata, value, mine)]);
+    body.append(el("tr", {}, el("th", {scope: "row"}, value.label), el("td", {}, theirs ?? "–"),
+      el("td", {}, yours ?? "not in your file")));
+  }
+  table.append(body);
+  const box = el("div", {class: "your-run-compare", "data-box": spec.id}, table);
+  const mineClaims = claims.filter((c) => c.box === spec.id);
+  if (mineClaims.length) {
+    const list = el("ul", {class: "your-run-claims"});
+    for (const c of mineClaims) {
+      const item = el("li", {class: c.holds ? "holds" : "fails"},
+        el("strong", {}, c.holds ? "Holds in your run: " : "Does not hold in your run: "), `${c.says}.`);
+      if (!c.holds && c.usually) item.append(" ", el("span", {class: "your-run-usually"}, `What usually explains it: ${c.usually}`));
+      list.append(item);
+    }
+    box.append(el("p", {class: "your-run-claims-title"}, "What this box claims, checked on your run:"), list);
+  }
+  return box;
+}
+
+function clearPage() {
+  for (const node of document.querySelectorAll(".your-run-compare")) node.remove();
+}
+
+/** Show `mine` on the page: each box's comparison, the status and the demos' choice. */
+async function show(root, files, mine) {
+  const {libs: {jsonata}, course, claims: claimsDoc, boxes} = files;
+  const claims = await evaluateClaims(jsonata, claimsDoc, mine);
+  clearPage();
+  const missing = [];
+  for (const spec of boxes.boxes) {
+    const callout = document.querySelector(`.after-the-lab-${CSS.escape(spec.id)}`);
+    const body = callout?.querySelector(".callout-body-container, .callout-body");
+    if (!body) { missing.push(spec.id); continue; }
+    body.prepend(await boxCompare(jsonata, spec, course, mine, claims));
+  }
+  if (missing.length && document.querySelector(".after-the-lab")) console.warn(`your-run: no After-the-Lab box .after-the-lab-${missing.join(", .after-the-lab-")} on this page`);
+  const held = claims.filter((c) => c.holds).length;
+  status(root, `Your run is loaded: ${runPhrase(mine)}. The course's: ${runPhrase(course)}. ` +
+    `${held} of ${claims.length} of the module's checked claims hold in your run; ` +
+    (document.querySelector(".after-the-lab") ? "each After the Lab box shows your values beside the course's."
+      : "the briefing's After the Lab boxes show your values beside the course's."), "ok");
+  root.querySelector(".your-run-loaded").hidden = false;
+  demos(root, mine);
+}
+
+function status(root, text, kind) {
+  const line = root.querySelector(".your-run-status");
+  line.textContent = text;
+  line.dataset.kind = kind;
+}
+
+/** The demos play the course's model or the student's: the choice is remembered, and demo-setup.ojs listens. */
+function demos(root, mine) {
+  const id = root.dataset.module;
+  const choose = (which) => {
+    try { localStorage.setItem(CHOICE(id), which); } catch { /* private mode: the choice lasts the visit */ }
+    window.courseRun = {which, results: mine};
+    window.dispatchEvent(new CustomEvent(RUN_EVENT));
+  };
+  const remembered = (() => { try { return localStorage.getItem(CHOICE(id)); } catch { return null; } })();
+  for (const input of root.querySelectorAll("input[name=your-run-demos]")) {
+    input.checked = input.value === (remembered ?? "course");
+    input.onchange = () => input.checked && choose(input.value);
+  }
+  choose(remembered ?? "course");
+}
+
+function forget(root) {
+  const id = root.dataset.module;
+  try { localStorage.removeItem(STORE(id)); localStorage.removeItem(CHOICE(id)); } catch { /* nothing kept */ }
+  clearPage();
+  window.courseRun = {which: "course", results: null};
+  window.dispatchEvent(new CustomEvent(RUN_EVENT));
+  root.querySelector(".your-run-loaded").hidden = true;
+  status(root, "Your run is forgotten on this device; the page shows the course's run only.", "ok");
+}
+
+/** Read, check and show a file the reader chose or dropped; a bad file changes nothing but the status line. */
+async function take(root, file) {
+  const id = root.dataset.module;
+  if (file.size > MAX_BYTES) {
+    return status(root, `${file.name} is ${(file.size / 1e6).toFixed(1)} MB; a results file is well under ` +
+      `${MAX_BYTES / 1e6} MB. Choose the results file your lab saved (lab…_results.json).`, "error");
+  }
+  status(root, `Reading ${file.name}…`, "busy");
+  const files = await load(id);
+  const checked = checkFile(await file.text(), {id, file: file.name, ...files.schemas, course: files.course, Validator: files.libs.Validator});
+  if (!checked.ok) return status(root, checked.message, "error");
+  try { localStorage.setItem(STORE(id), checked.text); } catch { /* too big or private mode: shown, not remembered */ }
+  await show(root, files, checked.data);
+}
+
+/** The box's behaviour: called by its small loader with the file that made it load, if any. */
+export async function start(root, file) {
+  if (!root.dataset.started) {
+    root.dataset.started = "1";
+    root.querySelector(".your-run-forget").addEventListener("click", () => forget(root));
+  }
+  try {
+    if (file) return await take(root, file);
+    const id = root.dataset.module;
+    const kept = (() => { try { return localStorage.getItem(STORE(id)); } catch { return null; } })();
+    if (!kept) return;
+    const files = await load(id);
+    const checked = checkFile(kept, {id, file: "the run this device remembers", ...files.schemas, course: files.course, Validator: files.libs.Validator});
+    if (!checked.ok) { forget(root); return status(root, `${checked.message} It was forgotten.`, "error"); }
+    await show(root, files, checked.data);
+  } catch (err) {
+    status(root, `Your run could not be shown: ${err.message ?? err}. The page is as it was.`, "error");
+  }
+}

@@ -1,0 +1,83 @@
+"""The claims as data (modules/<id>/claims.json): the build (scripts/claims.py, jsonata-python) and the page
+(_extensions/course/run-claims.js, npm's jsonata, as vendored for the site) give the same verdicts and the same
+sentences, on each module's committed results, on a real quick run of Module 3's lab, and on files that make
+them fail; and every claim of claims.json is among the claims the module's build checks."""
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+
+import pytest
+
+from scripts import claims, course, paths
+from tests.support import M3
+
+QUICK_RUN = M3.fixture.parent / "lab-results-quick.json"   # a quick run's own file, as the lab's results cell saves it
+MODULES = [m for m in course.modules() if (m.dir / claims.CLAIMS_FILE).is_file()]
+
+
+def page_evaluation(module: course.Module, data: dict, tmp_path) -> list[dict]:
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(data), encoding="utf-8")
+    out = subprocess.run(["node", "tests/js/run-claims-cli.mjs", str(module.dir / claims.CLAIMS_FILE), str(results)],
+                         cwd=paths.ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def build_evaluation(module: course.Module, data: dict) -> list[dict]:
+    data_claims = claims.data_claims(module)
+    out = []
+    for name, claim in data_claims.items():
+        try:
+            holds, says = claim.check(data)
+        except Exception as err:   # noqa: BLE001 - as scripts.claims.evaluate counts it: not holding
+            holds, says = False, f"could not be evaluated: {err}"
+        out.append({"name": name, "holds": holds, "says": says})
+    return out
+
+
+def agree(module, data, tmp_path):
+    page, build = page_evaluation(module, data, tmp_path), build_evaluation(module, data)
+    assert [c["name"] for c in page] == [c["name"] for c in build]
+    for p, b in zip(page, build):
+        assert p["holds"] == b["holds"], (p, b)
+        if not b["says"].startswith("could not be evaluated"):
+            assert p["says"] == b["says"], (p, b)
+        else:
+            assert p["says"].startswith("could not be evaluated"), (p, b)
+    return build
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_build_and_page_agree_on_the_committed_results(module, tmp_path):
+    out = agree(module, json.loads(module.results.read_text(encoding="utf-8")), tmp_path)
+    assert all(c["holds"] for c in out), out
+
+
+def test_build_and_page_agree_on_a_quick_run_and_its_failures(tmp_path):
+    quick = json.loads(QUICK_RUN.read_text(encoding="utf-8"))
+    out = {c["name"]: c for c in agree(M3, quick, tmp_path)}
+    # a quick run (30 training steps) is far from the full one: the claims that need training fail there
+    assert not out["lstm_ppl_at_least_1_below_trigram"]["holds"]
+    assert out["rnn_spectral_norm_above_1"]["holds"]
+    broken = copy.deepcopy(quick)
+    del broken["models"]["rnn"]["test_nats"]                       # a file that lacks a number
+    broken["clipping_demo"]["unclipped"]["final_loss"] = None      # a diverged run: a null the claim expects
+    out = {c["name"]: c for c in agree(M3, broken, tmp_path)}
+    assert out["neural_models_beat_best_ngram"]["says"].startswith("could not be evaluated")
+    assert "not a number (it diverged)" in out["unclipped_sgd_worse_than_uniform"]["says"]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_every_data_claim_is_checked_by_the_build_and_every_box_exists(module):
+    names = [c.name for c in module.build.claims.CLAIMS]
+    doc = claims.read_data_claims(module)
+    missing = [c["name"] for c in doc["claims"] if c["name"] not in names]
+    assert not missing, f"claims.json states claims the build does not check (add them to CLAIMS): {missing}"
+    boxes = json.loads((module.dir / "after-the-lab.json").read_text(encoding="utf-8"))["boxes"]
+    page = (module.dir / "index.qmd").read_text(encoding="utf-8")
+    for box in boxes:
+        assert f".after-the-lab-{box['id']} " in page, f"after-the-lab.json's box {box['id']} is not a callout of index.qmd"
+    assert {c["box"] for c in doc["claims"]} <= {b["id"] for b in boxes}
