@@ -2,8 +2,11 @@
 module `make module` writes alike; tests/js/new-module.test.mjs runs this file in a copy with a made
 module): its committed results validate against its own schema and are fresh, its claims hold and are
 recorded as they hold today, its page data is what its data gives, and its student notebook is generated
-from its lab source, valid and output-free.  What is one module's own stays in that module's tests."""
+from its lab source, valid and output-free; the claims its After-the-Lab boxes make (claims.json) are checked by
+its build, and each box that after-the-lab.json names is a callout of its page.  What is one module's own stays in that module's tests."""
 from __future__ import annotations
+
+import json
 
 import nbformat
 import pytest
@@ -55,3 +58,19 @@ def test_student_notebook_is_generated_valid_and_output_free(module):
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, f"{paths.rel(module.notebook)} has outputs"
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_the_boxes_claims_are_checked_by_the_build_and_each_box_is_on_the_page(module):
+    names = [c.name for c in module.build.claims.CLAIMS]
+    doc = claims.read_data_claims(module)
+    missing = [c["name"] for c in doc["claims"] if c["name"] not in names]
+    assert not missing, f"claims.json states claims the build does not check (add them to CLAIMS): {missing}"
+    boxes_file = module.dir / "after-the-lab.json"
+    assert boxes_file.is_file(), f"{paths.rel(boxes_file)} is missing: what the page compares of a student's run"
+    boxes = json.loads(boxes_file.read_text(encoding="utf-8"))["boxes"]
+    page = (module.dir / "index.qmd").read_text(encoding="utf-8")
+    assert "{{< your-run >}}" in page, f"{module.id}'s page has no Your run box ({{{{< your-run >}}}})"
+    for box in boxes:
+        assert f".after-the-lab-{box['id']} " in page, f"after-the-lab.json's box {box['id']} is not a callout of index.qmd"
+    assert {c["box"] for c in doc["claims"]} <= {b["id"] for b in boxes}, "a claim names a box after-the-lab.json lacks"

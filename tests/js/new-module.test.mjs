@@ -43,7 +43,8 @@ test("make module writes, builds and renders a second module; nothing else chang
   // what is true of every module (schema, freshness, claims, page data, notebook) holds for the new one too
   const everyModule = run("python3", ["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "tests/test_every_module.py"], project);
   for (const name of ["test_committed_results_are_valid_and_not_stale", "test_claims_hold_on_committed_results_as_recorded",
-    "test_page_data_is_what_the_data_gives", "test_student_notebook_is_generated_valid_and_output_free"])
+    "test_page_data_is_what_the_data_gives", "test_student_notebook_is_generated_valid_and_output_free",
+    "test_the_boxes_claims_are_checked_by_the_build_and_each_box_is_on_the_page"])
     assert.match(everyModule, new RegExp(`PASSED tests/test_every_module\\.py::${name}\\[${NEW_ID}\\]`), `${name} on the new module`);
   const notebook = readFileSync(join(project, "lab", NEW_ID, "lab09_template_check.ipynb"), "utf8");
   assert.match(notebook, /raise NotImplementedError/, "the student notebook has the exercise as a stub");
@@ -104,6 +105,18 @@ test("make module writes, builds and renders a second module; nothing else chang
     await demo.page.click(".callout .callout-header");
     await demo.page.waitForSelector("svg[aria-label^='Entropy']", {timeout: 10_000});
     await demo.context.close();
+    // its Your run box takes the file its own lab saved (the build keeps it) and shows it in its After-the-Lab box
+    const own = await offlinePage(browser, site.origin, {width: 390, height: 844});
+    try {
+      await own.page.goto(`${site.origin}/modules/${NEW_ID}/index.html`, {waitUntil: "load"});
+      await own.page.setInputFiles("#your-run-file", join(project, "build", NEW_ID, "full", "lab_results.json"));
+      await own.page.waitForSelector(".after-the-lab-sweep .your-run-compare", {state: "attached", timeout: 60_000});   // in its collapsed box
+      const claims = await own.page.locator(".after-the-lab-sweep .your-run-claims li").allTextContents();
+      assert.deepEqual(claims.map((c) => c.slice(0, 20)), ["Holds in your run: t"], claims.join(" | "));
+      assertNoProblems(own.problems);
+    } finally {
+      await own.context.close();
+    }
   } finally {
     await browser.close();
     await site.close();

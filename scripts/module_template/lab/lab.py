@@ -18,6 +18,8 @@ SETTINGS_NAME = os.environ.get("LAB_SETTINGS", "full")
 TEMPERATURES = {"quick": [0.5, 1.0, 2.0], "full": [0.25, 0.5, 1.0, 2.0, 4.0]}[SETTINGS_NAME]
 SEED = 0
 DEVICE = torch.device(os.environ.get("LAB_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu"))
+LAB_MODULE = "{{ID}}"              # the course module this lab belongs to, saved with your results
+LAB_SOURCE_SHA256 = None            # the notebook's generator writes the lab source's sha256 here
 print(f"python {platform.python_version()}, torch {torch.__version__}, numpy {np.__version__}, device {DEVICE}")
 
 # %% [markdown] tags=["hint-1"]
@@ -76,7 +78,12 @@ lab_results = {
                 "device": torch.cuda.get_device_name(DEVICE) if DEVICE.type == "cuda" else (platform.processor() or "CPU"),
                 "device_type": DEVICE.type, "torch": torch.__version__, "python": platform.python_version(),
                 "numpy": np.__version__, "corpus_sha256": None,
-                "phase_s": {"sweep": time.perf_counter() - started}},
+                "phase_s": {"sweep": time.perf_counter() - started},
+                "module": LAB_MODULE, "lab_source_sha256": LAB_SOURCE_SHA256,
+                "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
 }
-Path(os.environ.get("LAB_RESULTS", "lab_results.json")).write_text(json.dumps(lab_results, indent=1))
+# your results file: drop it on the module page's Your run box to see your run beside the course's
+results_path = Path(os.environ.get("LAB_RESULTS", "{{LAB_NAME}}_results.json"))
+results_path.write_text(json.dumps(lab_results, indent=1))
+print(f"wrote {results_path.resolve()}: drop it on the module page's 'Your run' box")
 print("entropy by temperature:", ", ".join(f"{t}: {h:.3f}" for t, h in zip(TEMPERATURES, entropy)))

@@ -1,15 +1,14 @@
-"""The prose's claims about {{TITLE}}'s measured numbers (scripts/claims.py evaluates CLAIMS)."""
+"""The prose's claims about {{TITLE}}'s measured numbers (scripts/claims.py evaluates CLAIMS).  The claims an
+After-the-Lab box makes are data, in ../claims.json, which the page also checks on a student's own run; the ones
+that need Python are written here as functions returning (holds, detail)."""
 from __future__ import annotations
 
-from scripts.claims import Claim
+from scripts.claims import Claim, data_claims
 
+from . import MODULE
 
-def entropy_grows_with_temperature(d):
-    h = d["temperature_sweep"]["entropy"]
-    return all(b > a for a, b in zip(h, h[1:])), f"entropy by temperature: {', '.join(f'{x:.3f}' for x in h)}"
-
+DATA = data_claims(MODULE)
 
 CLAIMS: tuple[Claim, ...] = (
-    Claim("entropy_grows_with_temperature",
-          "The softmax's entropy grows with the temperature (section 1).", entropy_grows_with_temperature),
+    DATA["entropy_grows_with_temperature"],
 )
