@@ -118,6 +118,7 @@ function demos(root, mine) {
     try { localStorage.setItem(CHOICE(id), which); } catch { /* private mode: the choice lasts the visit */ }
     window.courseRun = {which, results: mine};
     window.dispatchEvent(new CustomEvent(RUN_EVENT));
+    markDemos(which);
   };
   const remembered = (() => { try { return localStorage.getItem(CHOICE(id)); } catch { return null; } })();
   for (const input of root.querySelectorAll("input[name=your-run-demos]")) {
@@ -127,10 +128,21 @@ function demos(root, mine) {
   choose(remembered ?? "course");
 }
 
+/** Each demo that plays recorded data (those in an After-the-Lab box) says so while it plays the student's model. */
+function markDemos(which) {
+  for (const note of document.querySelectorAll(".your-run-playing")) note.remove();
+  if (which !== "yours") return;
+  for (const demo of document.querySelectorAll(".after-the-lab div.cell.demo")) {
+    demo.before(el("p", {class: "your-run-playing"}, "This demo plays your model, from your results file (",
+      el("a", {href: "#your-run"}, "switch in Your run"), ")."));
+  }
+}
+
 function forget(root) {
   const id = root.dataset.module;
   try { localStorage.removeItem(STORE(id)); localStorage.removeItem(CHOICE(id)); } catch { /* nothing kept */ }
   clearPage();
+  markDemos("course");
   window.courseRun = {which: "course", results: null};
   window.dispatchEvent(new CustomEvent(RUN_EVENT));
   root.querySelector(".your-run-loaded").hidden = true;

@@ -93,6 +93,13 @@ test("the rendered site: a student's own run beside the course's", {skip}, async
         await page.mouse.wheel(0, 1);
         const prompt = JSON.parse(quickText).sampling.prompts[0].text.slice(0, 20);
         await page.waitForFunction((p) => document.querySelector(".sampling-demo")?.textContent.includes(p), prompt, {timeout: 60_000});
+        // each demo in an After-the-Lab box says it plays the student's model, and stops saying so when switched back
+        const playing = await page.locator(".after-the-lab .your-run-playing").count();
+        assert.equal(playing, await page.locator(".after-the-lab div.cell.demo").count());
+        assert.ok(playing >= 3, `${playing} demos marked`);
+        assert.equal(await page.locator(".your-run-playing").count(), playing, "a demo outside the boxes (no recorded data) is marked");
+        await page.locator("input[name=your-run-demos][value=course]").check();
+        assert.equal(await page.locator(".your-run-playing").count(), 0);
         assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed, ...problems.blocked], []);
       } finally {
         await context.close();
