@@ -80,7 +80,22 @@ async function boxCompare(jsonata, spec, course, mine, claims) {
 }
 
 function clearPage() {
-  for (const node of document.querySelectorAll(".your-run-compare")) node.remove();
+  for (const node of document.querySelectorAll(".your-run-compare, .your-run-column")) node.remove();
+}
+
+/** The box's measured table (its first) gains a column of the student's values, one per row as `table.rows` lists them. */
+async function tableColumn(jsonata, spec, body, mine) {
+  const table = body.querySelector("table:not(.your-run-table)");
+  const rows = table ? [...table.tBodies[0]?.rows ?? []] : [];
+  if (!table || rows.length !== spec.rows.length) {
+    console.warn(`your-run: box ${spec.id} expects a table of ${spec.rows.length} rows, and has ${table ? rows.length : "no table"}`);
+    return;
+  }
+  table.tHead?.rows[0]?.append(el("th", {scope: "col", class: "your-run-column"}, spec.header));
+  for (const [i, row] of rows.entries()) {
+    const value = await boxValue(jsonata, {of: spec.rows[i], format: spec.format}, mine);
+    row.append(el("td", {class: "your-run-column"}, value ?? "–"));
+  }
 }
 
 /** Show `mine` on the page: each box's comparison, the status and the demos' choice. */
@@ -94,6 +109,7 @@ async function show(root, files, mine) {
     const body = callout?.querySelector(".callout-body-container, .callout-body");
     if (!body) { missing.push(spec.id); continue; }
     body.prepend(await boxCompare(jsonata, spec, course, mine, claims));
+    if (spec.table) await tableColumn(jsonata, {...spec.table, id: spec.id}, body, mine);
   }
   if (missing.length && document.querySelector(".after-the-lab")) console.warn(`your-run: no After-the-Lab box .after-the-lab-${missing.join(", .after-the-lab-")} on this page`);
   const held = claims.filter((c) => c.holds).length;

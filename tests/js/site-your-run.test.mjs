@@ -79,6 +79,13 @@ test("the rendered site: a student's own run beside the course's", {skip}, async
         assert.equal((await row("3a", "Spectral norm of W"))[1], meta.gradient.spectral_W);
         assert.equal((await row("3b", "Final loss with clipping"))[1], meta.clipping.clipped_final);
         assert.equal((await row("forget-gates", "above 0.99"))[1], meta.gradient.forget_share_099);
+        // the measured table gains the student's perplexity beside the course's, row by row
+        const table = await page.locator(".after-the-lab-results table:not(.your-run-table)").first().evaluate((t) =>
+          [...t.rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+        assert.equal(table[0].at(-1), "Your run's perplexity");
+        assert.equal(table.at(-1)[3], meta.models.lstm.ppl);
+        assert.equal(table.at(-1).at(-1), (await row("results", "LSTM perplexity"))[2]);
+        assert.equal(table[1].at(-1), "65", "the uniform row");
         // the claims of a box, holds or not, in words; a failing one says what usually explains it
         const claims = await page.locator(".after-the-lab-results .your-run-claims li").allTextContents();
         assert.ok(claims.length >= 3, claims.join(" | "));
@@ -119,7 +126,7 @@ test("the rendered site: a student's own run beside the course's", {skip}, async
       assert.equal(await page.locator(".your-run-compare").count(), 0);
       await page.reload({waitUntil: "load"});
       await page.waitForTimeout(500);
-      assert.equal(await page.locator(".your-run-compare").count(), 0, "forgotten");
+      assert.equal(await page.locator(".your-run-compare, .your-run-column").count(), 0, "forgotten");
       assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("course-run")).length), 0);
     } finally {
       await context.close();
@@ -152,6 +159,18 @@ test("the rendered site: a student's own run beside the course's", {skip}, async
         assert.match(s.text, message, what);
         assert.equal(await main(), before, `${what}: the page changed`);
       }
+      // a file of 100 MB, as a reader's browser hands it over: refused from its size, before it is read
+      await page.evaluate(() => { const s = document.querySelector(".your-run-status"); s.textContent = ""; delete s.dataset.kind; });
+      await page.evaluate(() => {
+        const input = document.querySelector("#your-run-file"), files = new DataTransfer();
+        files.items.add(new File([new Uint8Array(100_000_000)], "video.json", {type: "application/json"}));
+        input.files = files.files;
+        input.dispatchEvent(new Event("change", {bubbles: true}));
+      });
+      const huge = await statusOf(page);
+      assert.equal(huge.kind, "error", huge.text);
+      assert.match(huge.text, /video\.json is 100\.0 MB; a results file is well under 5 MB/);
+      assert.equal(await main(), before, "100 MB: the page changed");
       // a prompt holding markup: taken (it is valid), shown as text, run as nothing
       const marked = structuredClone(quick);
       marked.sampling.prompts[0].text = '<img src=x onerror="window.__pwned=1">KING:<script>window.__pwned=2</script>';
