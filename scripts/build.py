@@ -275,9 +275,10 @@ def read_lab_results(module: course.Module, path: Path, settings: str) -> dict:
     if missing:
         raise BuildError(f"the lab's results {rel(path)} lack {', '.join(missing)}")
     run = lab["lab_run"]
-    missing = [k for k in PROVENANCE_FROM_LAB + ("corpus_sha256",) if k not in run]
-    if missing:
-        raise BuildError(f"the lab's results {rel(path)}: lab_run lacks {', '.join(missing)}")
+    problems = results.lab_run_errors(run)      # scripts/lab-run.schema.json, which a module page checks too
+    if problems:
+        raise BuildError(f"the lab's results {rel(path)}: lab_run does not match {rel(results.LAB_RUN_SCHEMA)}: "
+                         + "; ".join(problems[:5]))
     if run["settings"] != settings:
         raise BuildError(f"the lab ran with settings '{run['settings']}' but the build asked for "
                          f"'{settings}' (is LAB_SETTINGS read by the lab?)")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import re
 import sys
 from typing import Callable
 
@@ -45,8 +46,6 @@ def format_value(value, fmt: list):
 
 def fill(template: str, values: dict) -> str:
     """The sentence with {name} filled; a name the claim does not compute is an error (as in run-claims.js)."""
-    import re
-
     def one(m):
         if m.group(1) not in values:
             raise KeyError(f"the sentence names {{{m.group(1)}}}, which the claim does not compute")
@@ -55,6 +54,10 @@ def fill(template: str, values: dict) -> str:
 
 
 def _data_check(claim: dict, thresholds: dict) -> Callable[[dict], tuple[bool, str]]:
+    for key in ("yes", "no", "usually"):    # a sentence naming a value the claim does not compute: wrong at once
+        unknown = set(re.findall(r"\{(\w+)\}", claim.get(key, ""))) - set(claim.get("values", {}))
+        if unknown:
+            raise ValueError(f"claims.json: {claim['name']}'s {key} names {sorted(unknown)}, which it does not compute")
     test = jsonata.Jsonata(claim["holds"])
     values = {name: (jsonata.Jsonata(spec["of"]), spec) for name, spec in claim.get("values", {}).items()}
 

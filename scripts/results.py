@@ -31,6 +31,8 @@ class ResultsError(Exception):
 # --------------------------------------------------------------------------------------------
 # the provenance block the build writes, one definition that every module's schema refers to ($ref by its $id)
 PROVENANCE_SCHEMA = Path(__file__).with_name("provenance.schema.json")
+# what a lab records of its own run (lab_run): the build checks the lab's file with it, a module page a student's
+LAB_RUN_SCHEMA = Path(__file__).with_name("lab-run.schema.json")
 
 
 def load_schema(module: course.Module) -> dict:
@@ -39,11 +41,20 @@ def load_schema(module: course.Module) -> dict:
 
 
 def schema_registry():
-    """The shared schemas a module's schema may refer to by $id (urn:course:provenance)."""
+    """The shared schemas a schema may refer to by $id (urn:course:provenance, urn:course:lab-run)."""
     from referencing import Registry, Resource
 
-    shared = json.loads(PROVENANCE_SCHEMA.read_text(encoding="utf-8"))
-    return Registry().with_resource(shared["$id"], Resource.from_contents(shared))
+    shared = [json.loads(p.read_text(encoding="utf-8")) for p in (PROVENANCE_SCHEMA, LAB_RUN_SCHEMA)]
+    return Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in shared)
+
+
+def lab_run_errors(run) -> list[str]:
+    """Every way a lab's `lab_run` breaks scripts/lab-run.schema.json, one readable line each."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(json.loads(LAB_RUN_SCHEMA.read_text(encoding="utf-8")))
+    return [f"at {'/'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message[:200]}"
+            for e in sorted(validator.iter_errors(run), key=lambda e: list(map(str, e.absolute_path)))]
 
 
 def schema_errors(module: course.Module, data) -> list[str]:

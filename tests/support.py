@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from scripts import course
+import pytest
+
+from scripts import course, paths, results
 
 MODULE_ID = "03-sequence-models"
 M3 = course.module(MODULE_ID)
@@ -52,3 +54,12 @@ def section_text(page_text: str, anchor: str) -> str | None:
     level = len(m.group(1))
     end = re.compile(r"(?m)^#{1,%d} " % level).search(page_text, m.end())
     return page_text[m.start(): end.start() if end else len(page_text)]
+
+
+def committed_results(module: course.Module) -> dict:
+    """A module's committed results, validated against its schema; their absence is a failure (they are committed,
+    never optional)."""
+    if not module.results.is_file():
+        pytest.fail(f"{paths.rel(module.results)} is missing: it is committed with the module; make it with "
+                    f"`make data MODULE={module.id}` and commit it", pytrace=False)
+    return results.load_results(module, module.results)

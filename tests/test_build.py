@@ -20,7 +20,7 @@ import pytest
 
 from scripts import build, claims, files, lab_source, paths, render_site, results
 from scripts.paths import ROOT
-from tests.support import M3, fake_lab_results, fixture
+from tests.support import M3, committed_results, fake_lab_results, fixture
 
 FIXTURE = M3.fixture
 COMMITTED = M3.results
@@ -46,11 +46,7 @@ def built(tmp_path):
 # the committed results
 # --------------------------------------------------------------------------------------------
 def committed() -> dict:
-    """The committed results; their absence is a failure (they are committed, never optional)."""
-    if not COMMITTED.is_file():
-        pytest.fail(f"{paths.rel(COMMITTED)} is missing: it is committed with the module; make it with "
-                    "`python3 -m scripts.build --settings full` and commit it", pytrace=False)
-    return results.load_results(M3, COMMITTED)
+    return committed_results(M3)
 
 
 def require_lab_source() -> None:
@@ -481,6 +477,24 @@ def test_build_refuses_lab_results_of_other_settings(tmp_path, capsys, ran_with)
     else:
         assert status == 1 and not written.exists()
         assert "settings 'quick'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("change, problem", [
+    (lambda run: run.pop("torch"), "'torch' is a required property"),
+    (lambda run: run.update(device_type="tpu"), "at device_type: 'tpu' is not one of"),
+    (lambda run: run.update(module="Module three"), "at module: 'Module three' does not match"),
+])
+def test_build_refuses_a_lab_run_the_lab_run_schema_refuses(tmp_path, capsys, change, problem):
+    """The lab's own record of its run is checked against scripts/lab-run.schema.json, the schema a module page
+    checks a student's file with: one definition of what a lab saves."""
+    lab = lab_results("full")
+    change(lab["lab_run"])
+    lab_json, out = tmp_path / "lab.json", tmp_path / "out"
+    lab_json.write_text(json.dumps(lab), encoding="utf-8")
+    assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab_json)]) == 1
+    said = capsys.readouterr().out
+    assert "lab_run does not match scripts/lab-run.schema.json" in said and problem in said, said
+    assert not (out / "data" / M3.id / "results.json").exists()
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,28 +13,21 @@ import pytest
 
 from scripts import claims, course, paths, results, site_data
 from scripts.lab_source import notebook_text, student_notebook
+from tests.support import committed_results
 
 MODULES = course.modules()
 
 
-def committed(module: course.Module) -> dict:
-    """The module's committed results; their absence is a failure (they are committed, never optional)."""
-    if not module.results.is_file():
-        pytest.fail(f"{paths.rel(module.results)} is missing: it is committed with the module; make it with "
-                    f"`make data MODULE={module.id}` and commit it", pytrace=False)
-    return results.load_results(module, module.results)      # validates against the module's schema
-
-
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
 def test_committed_results_are_valid_and_not_stale(module):
-    committed(module)
+    committed_results(module)
     s = results.staleness(module, module.results, "full", module.figures_dir)
     assert s.fresh, s.message + f" (run `make data MODULE={module.id}` and commit the result)"
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
 def test_claims_hold_on_committed_results_as_recorded(module):
-    d = committed(module)
+    d = committed_results(module)
     evaluated = claims.evaluate(module, d)
     assert evaluated, f"{module.id} checks no claim (modules/{module.id}/build/claims.py: CLAIMS)"
     assert not claims.failed(evaluated), claims.report(evaluated)
@@ -74,3 +67,12 @@ def test_the_boxes_claims_are_checked_by_the_build_and_each_box_is_on_the_page(m
     for box in boxes:
         assert f".after-the-lab-{box['id']} " in page, f"after-the-lab.json's box {box['id']} is not a callout of index.qmd"
     assert {c["box"] for c in doc["claims"]} <= {b["id"] for b in boxes}, "a claim names a box after-the-lab.json lacks"
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_the_results_file_the_page_names_is_the_one_the_lab_saves(module):
+    """module.yml's lab.results_file (named in the page's Your run box) is the lab's default LAB_RESULTS."""
+    name = module.lab.get("results_file")
+    assert name, f"modules/{module.id}/module.yml: lab.results_file is missing"
+    assert f'os.environ.get("LAB_RESULTS", "{name}")' in module.lab_source.read_text(encoding="utf-8"), \
+        f"{paths.rel(module.lab_source)} does not save {name} by default"

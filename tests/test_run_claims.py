@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 
 import pytest
@@ -27,19 +28,18 @@ def page_evaluation(module: course.Module, data: dict, tmp_path) -> list[dict]:
 
 
 def build_evaluation(module: course.Module, data: dict) -> list[dict]:
-    data_claims = claims.data_claims(module)
-    out = []
-    for name, claim in data_claims.items():
-        try:
-            holds, says = claim.check(data)
-        except Exception as err:   # noqa: BLE001 - as scripts.claims.evaluate counts it: not holding
-            holds, says = False, f"could not be evaluated: {err}"
-        out.append({"name": name, "holds": holds, "says": says})
-    return out
+    """What the build says of claims.json's claims (scripts.claims.evaluate, which counts one that cannot be
+    computed as not holding)."""
+    names = set(claims.data_claims(module))
+    return [{"name": c["name"], "holds": c["holds"], "says": c["detail"]} for c in claims.evaluate(module, data)
+            if c["name"] in names]
 
 
 def agree(module, data, tmp_path):
     page, build = page_evaluation(module, data, tmp_path), build_evaluation(module, data)
+    assert [c["name"] for c in page] == list(claims.data_claims(module)), "the page evaluates claims.json, in its order"
+    page.sort(key=lambda c: c["name"])
+    build.sort(key=lambda c: c["name"])
     assert [c["name"] for c in page] == [c["name"] for c in build]
     for p, b in zip(page, build):
         assert p["holds"] == b["holds"], (p, b)
@@ -68,3 +68,25 @@ def test_build_and_page_agree_on_a_quick_run_and_its_failures(tmp_path):
     out = {c["name"]: c for c in agree(M3, broken, tmp_path)}
     assert out["neural_models_beat_best_ngram"]["says"].startswith("could not be evaluated")
     assert "not a number (it diverged)" in out["unclipped_sgd_worse_than_uniform"]["says"]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_each_claims_statement_names_the_thresholds_its_test_uses(module):
+    """A threshold is typed twice, in `thresholds` and in the sentence the build reports; they must not drift."""
+    doc = claims.read_data_claims(module)
+    for c in doc["claims"]:
+        for name in re.findall(r"\$(\w+)", c["holds"]):
+            if name not in doc["thresholds"]:
+                continue                                     # a JSONata variable of the expression itself
+            v = doc["thresholds"][name]
+            written = {f"{v:g}", f"{v:.1f}", f"{v:.0%}"}
+            assert any(w in c["statement"] for w in written), f"{c['name']}: its statement names none of {written}"
+
+
+def test_a_sentence_naming_a_value_the_claim_does_not_compute_is_refused(tmp_path, monkeypatch):
+    doc = claims.read_data_claims(M3)
+    doc["claims"][0]["usually"] = "your {nothing}"
+    (tmp_path / claims.CLAIMS_FILE).write_text(json.dumps(doc), encoding="utf-8")
+    monkeypatch.setattr(type(M3), "dir", property(lambda self: tmp_path))
+    with pytest.raises(ValueError, match=r"usually names \['nothing'\]"):
+        claims.data_claims(M3)

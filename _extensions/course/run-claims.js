@@ -31,7 +31,8 @@ export function fill(template, values) {
 }
 
 /**
- * Every claim of `doc` (claims.json) on `data`: [{name, statement, box, holds, says, usually}], in order.  A
+ * Every claim of `doc` (claims.json) on `data`: [{name, statement, box, holds, says, usually}], in order (`usually`,
+ * what usually explains a failure, filled from the same values as `says`).  A
  * claim that cannot be computed on the data (a missing value, a null where a number is needed) does not hold,
  * and says so.  `jsonata` is the jsonata library's function.
  */
@@ -39,7 +40,7 @@ export async function evaluateClaims(jsonata, doc, data) {
   const bindings = doc.thresholds ?? {};
   const out = [];
   for (const claim of doc.claims) {
-    const base = {name: claim.name, statement: claim.statement, box: claim.box, usually: claim.usually};
+    const base = {name: claim.name, statement: claim.statement, box: claim.box};
     try {
       // the values first: a claim over a number the file lacks is not evaluated (JSONata would compare it as false)
       const values = {};
@@ -48,7 +49,8 @@ export async function evaluateClaims(jsonata, doc, data) {
       }
       const holds = await jsonata(claim.holds).evaluate(data, bindings);
       if (typeof holds !== "boolean") throw new Error(`its test gave ${JSON.stringify(holds)}, not true or false`);
-      out.push({...base, holds, says: fill(holds ? claim.yes : claim.no, values)});
+      out.push({...base, holds, says: fill(holds ? claim.yes : claim.no, values),
+        usually: claim.usually && fill(claim.usually, values)});
     } catch (err) {
       out.push({...base, holds: false, says: `could not be evaluated on this file: ${err.message ?? err}`});
     }

@@ -27,12 +27,12 @@ function validator(Validator, schema, {provenance, labRun}) {
   return v;
 }
 
+// the validator reports each failure from the outside in: a keyword that only passes its parts' errors up
+const WRAPPERS = new Set(["properties", "items", "prefixItems", "$ref", "allOf", "anyOf", "oneOf", "$defs"]);
+
 /** The first schema error in a reader's words: where in the file, and what is wrong there. */
 function firstProblem(errors) {
-  // the validator lists the outer failures first; the innermost one names the place
-  const inner = errors.filter((e) => e.keyword !== "properties" && e.keyword !== "$ref" && e.keyword !== "items"
-    && e.keyword !== "allOf" && e.keyword !== "additionalProperties" || e.keyword === "additionalProperties");
-  const e = inner.at(-1) ?? errors.at(-1);
+  const e = errors.find((error) => !WRAPPERS.has(error.keyword)) ?? errors[0];
   const where = e.instanceLocation.replace(/^#\/?/, "").replaceAll("/", ".") || "the top level";
   return `at ${where}: ${e.error.replace(/\.$/, "")}`;
 }

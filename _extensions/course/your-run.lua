@@ -48,7 +48,10 @@ return {
     if not module then
       error("{{< your-run >}} is used outside a module's folder (modules/<id>/)")
     end
-    local file = module.lab and module.lab.results_file or "lab_results.json"
+    local file = module.lab and module.lab.results_file
+    if not file then
+      error("{{< your-run >}}: modules/" .. module.id .. "/module.yml names no lab.results_file (the file the lab's results cell saves)")
+    end
     return pandoc.RawBlock("html", string.format(BOX, module.id, file))
   end
 }

@@ -44,7 +44,8 @@ test("make module writes, builds and renders a second module; nothing else chang
   const everyModule = run("python3", ["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "tests/test_every_module.py"], project);
   for (const name of ["test_committed_results_are_valid_and_not_stale", "test_claims_hold_on_committed_results_as_recorded",
     "test_page_data_is_what_the_data_gives", "test_student_notebook_is_generated_valid_and_output_free",
-    "test_the_boxes_claims_are_checked_by_the_build_and_each_box_is_on_the_page"])
+    "test_the_boxes_claims_are_checked_by_the_build_and_each_box_is_on_the_page",
+    "test_the_results_file_the_page_names_is_the_one_the_lab_saves"])
     assert.match(everyModule, new RegExp(`PASSED tests/test_every_module\\.py::${name}\\[${NEW_ID}\\]`), `${name} on the new module`);
   const notebook = readFileSync(join(project, "lab", NEW_ID, "lab09_template_check.ipynb"), "utf8");
   assert.match(notebook, /raise NotImplementedError/, "the student notebook has the exercise as a stub");

@@ -1,0 +1,58 @@
+// _extensions/course/run-file.js on the real schemas, in node: a real quick run's file is taken, and each kind of bad
+// file gets its own kind and a message that says where the problem is (the browser test drives the page itself).
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {readFileSync} from "node:fs";
+import {dirname, join} from "node:path";
+import {module} from "./course.mjs";
+import {checkFile} from "../../_extensions/course/run-file.js";
+
+const M = module("03-sequence-models");
+const read = (p) => readFileSync(p, "utf8");
+const ROOT = join(M.dir, "..", "..");
+const {Validator} = await import("../../vendor/run-libs.js");
+const options = {id: M.id, file: "lab3_results.json", schema: JSON.parse(read(M.schema)), Validator,
+  provenance: JSON.parse(read(join(ROOT, "scripts", "provenance.schema.json"))),
+  labRun: JSON.parse(read(join(ROOT, "scripts", "lab-run.schema.json"))), course: JSON.parse(read(M.results))};
+const quickText = read(join(dirname(M.fixture), "lab-results-quick.json"));
+const quick = () => JSON.parse(quickText);
+const check = (data) => checkFile(typeof data === "string" ? data : JSON.stringify(data), options);
+
+test("a real quick run's file and the build's own results file are taken", () => {
+  assert.equal(check(quickText).ok, true, check(quickText).message);
+  assert.equal(check(read(M.results)).ok, true);
+});
+
+test("each kind of bad file is named, with where its problem is", () => {
+  const missing = quick(); delete missing.models.lstm.perplexity;
+  const wrongType = quick(); wrongType.gradient_by_distance.forget_gate.mean = "high";
+  const extra = quick(); extra.notes = "mine";
+  const badRun = quick(); badRun.lab_run.device_type = "tpu";
+  const cases = [
+    [quickText.slice(0, 5000), "truncated", /ends too early/],
+    ["lab notes", "not-json", /not JSON/],
+    ["[1, 2]", "not-results", /not a lab's results file/],
+    [{...quick(), lab_run: {...quick().lab_run, module: "04-attention"}}, "other-module", /module 04-attention, not of this module/],
+    [{...JSON.parse(read(M.results)), schema_version: 0}, "older-lab", /older version of this page/],
+    [missing, "schema", /at models\.lstm: .*"perplexity"/],
+    [wrongType, "schema", /at gradient_by_distance\.forget_gate\.mean: .*"number"/],
+    [extra, "schema", /at the top level: .*notes/],
+    [badRun, "schema", /at lab_run\.device_type/],
+    [" ".repeat(5_000_001), "too-large", /far larger than a results file/],
+  ];
+  for (const [data, kind, message] of cases) {
+    const out = check(data);
+    assert.equal(out.ok, false, kind);
+    assert.equal(out.kind, kind, out.message);
+    assert.match(out.message, message);
+  }
+});
+
+test("a file of an older lab (another lab source, a value it no longer records) is told so", () => {
+  const old = quick();
+  old.lab_run.lab_source_sha256 = "0".repeat(64);
+  delete old.sampling;
+  const out = check(old);
+  assert.equal(out.kind, "older-lab", out.message);
+  assert.match(out.message, /older version of this lab, .*"sampling"/);
+});
