@@ -14,28 +14,28 @@ setup:
 
 # each module's student notebook, generated from its one lab source
 notebooks:
-	$(PY) -m scripts.make_notebooks $(ONE)
+	$(PY) -m scripts.measure.make_notebooks $(ONE)
 
 # run each lab (only if data/<id>/results.json is stale) and write data/ and the measured figures; compute
 # the worked examples with the lab's code (data/<id>/worked_examples.json, seconds); format both into the
 # committed page files (modules/<id>/_metadata.yml and _generated/), which go in the same commit as data/
 data:
-	$(PY) -m scripts.build --settings $(SETTINGS) $(ONE)
-	$(PY) -m scripts.worked_examples $(ONE)
-	$(PY) -m scripts.site_data $(ONE)
+	$(PY) -m scripts.measure.build --settings $(SETTINGS) $(ONE)
+	$(PY) -m scripts.measure.worked_examples $(ONE)
+	$(PY) -m scripts.pages.site_data $(ONE)
 
 # diagrams drawn by code (figures/<id>/)
 figures:
-	$(PY) -m scripts.draw_diagrams $(ONE)
+	$(PY) -m scripts.pages.draw_diagrams $(ONE)
 
 site: setup notebooks data figures
-	$(PY) -m scripts.render_site
+	$(PY) -m scripts.pages.render_site
 
 # PDFs of each module's page (A4, every box open, page numbers) and of its deck (one slide per page;
 # and with its speaker notes), printed by Chromium from the rendered site into _site/modules/<id>/ and
-# linked from the page and the deck (scripts/handouts.mjs); the Site workflow publishes them
+# linked from the page and the deck (scripts/pages/handouts.mjs); the Site workflow publishes them
 handouts: site
-	node scripts/handouts.mjs
+	node scripts/pages/handouts.mjs
 
 # a new module from the template (scripts/new_module.py): make module ID=04-attention TITLE="Attention"
 module:
@@ -45,14 +45,14 @@ module:
 # each demo's place until it draws, measured, not typed: each module's rendered pages opened in Chromium
 # at 1280 and 390 px (the shared render of this checkout, tests/js/site-render.mjs, rendered if it is not
 # there), each demo that keeps a place drawn and measured, and modules/<id>/demo-places.css written
-# (scripts/demo_places.mjs); run it after changing a demo, and commit the file.  The rendered-site suite
+# (scripts/pages/demo_places.mjs); run it after changing a demo, and commit the file.  The rendered-site suite
 # fails, saying so, when a demo draws more than 2 px from its place.  The template's copy
 # (scripts/module_template/module/demo-places.css) is measured on a module made from it, in a copy
 demo-places:
-	nice node scripts/demo_places.mjs $(ONE)
+	nice node scripts/pages/demo_places.mjs $(ONE)
 
 demo-places-template:
-	nice node scripts/demo_places.mjs --template
+	nice node scripts/pages/demo_places.mjs --template
 
 # The tests write only to temporary directories: the work tree's git status, ignored files included,
 # must be the same after them as before, or `make test` fails and shows what appeared or changed.
@@ -80,16 +80,16 @@ check:
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
 quick-build: setup
-	$(PY) -m scripts.build --settings quick --force $(ONE)
+	$(PY) -m scripts.measure.build --settings quick --force $(ONE)
 
 benchmark:
-	$(PY) -m scripts.benchmark $(ONE)
+	$(PY) -m scripts.bench.benchmark $(ONE)
 
 # mutation testing (not part of `make test`; minutes): mutmut on the build and site code with the
 # fast tests, Stryker on the demo modules with their node tests, in a temporary copy of the project
 mutation: setup
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	nice -n 19 $(PY) -m scripts.mutation
+	nice -n 19 $(PY) -m scripts.ci.mutation
 
 clean:
 	rm -rf _site .quarto build
@@ -100,11 +100,11 @@ bench-site: setup
 	test -d build/bench-tools/node_modules/lighthouse || \
 	  (mkdir -p build/bench-tools && cd build/bench-tools && echo '{"private": true}' > package.json && \
 	   npm i -E lighthouse@12.2.3 --no-audit --no-fund --silent)
-	nice node scripts/bench_site.mjs
+	nice node scripts/bench/bench_site.mjs
 
 # a dozen modules, simulated (a benchmark, not a test; about 10 minutes): in copies of the project, the
 # course as it is, with one more module and with twelve (`make module`), each rendered cold; the
 # twelve-module site's home lists them all and every page passes the per-page rules at both sizes; the
-# render time per module, appended to data/bench-modules.md (scripts/bench_modules.mjs; see README.md)
+# render time per module, appended to data/bench-modules.md (scripts/bench/bench_modules.mjs; see README.md)
 bench-modules: setup
-	nice node scripts/bench_modules.mjs
+	nice node scripts/bench/bench_modules.mjs

@@ -5,9 +5,9 @@ files follow one template, so that every path below comes from the id alone:
 
     modules/<id>/module.yml          the module's metadata (read here)
     modules/<id>/index.qmd, slides.qmd, lab.qmd, glossary.qmd, _*.qmd, *.js   pages, deck, partials, demos
-    modules/<id>/_metadata.yml       the page values, formatted from data/ (scripts/site_data.py; generated)
-    modules/<id>/_generated/         the page partials (scripts/site_data.py; generated)
-    modules/<id>/build/              the module's own build code, a Python package (see ModuleBuild)
+    modules/<id>/_metadata.yml       the page values, formatted from data/ (scripts/pages/site_data.py; generated)
+    modules/<id>/_generated/         the page partials (scripts/pages/site_data.py; generated)
+    modules/<id>/code/              the module's own build code, a Python package (see ModuleCode)
     lab/<id>/<lab.source>            the one lab source; the student notebook beside it (.ipynb)
     data/<id>/results.json           what the lab measured, with provenance; results.schema.json beside it
     data/<id>/worked_examples.json   the page's worked examples, computed with the lab's code (optional)
@@ -16,7 +16,7 @@ files follow one template, so that every path below comes from the id alone:
 
     from scripts import course
     for module in course.modules(): ...
-    m = course.module(ID); m.lab_source, m.results, m.build.claims
+    m = course.module(ID); m.lab_source, m.results, m.code.claims
 """
 from __future__ import annotations
 
@@ -129,12 +129,12 @@ class Module:
         return p if p.is_absolute() else (paths.ROOT / p).resolve()
 
     @property
-    def build(self) -> "ModuleBuild":
-        return ModuleBuild(self)
+    def code(self) -> "ModuleCode":
+        return ModuleCode(self)
 
 
-class ModuleBuild:
-    """The module's own build code: modules/<id>/build/, a package of these files:
+class ModuleCode:
+    """The module's own build code: modules/<id>/code/, a package of these files:
 
         claims.py           CLAIMS: the checks of the prose's claims (functions data -> (ok, detail))
         plots.py            draw_all(data) -> {figure name: svg bytes}, FIGURE_NAMES
@@ -147,13 +147,13 @@ class ModuleBuild:
 
     def __init__(self, module: Module):
         self.module = module
-        # the package's name is its path (modules.<id>.build), as tools that key code by its import
+        # the package's name is its path (modules.<id>.code), as tools that key code by its import
         # name expect (mutmut); a name needs no identifier rules when the package is loaded by path
-        self.package = f"modules.{module.id}.build"
+        self.package = f"modules.{module.id}.code"
 
     def _load_package(self):
         if self.package not in sys.modules:
-            init = self.module.dir / "build" / "__init__.py"
+            init = self.module.dir / "code" / "__init__.py"
             if not init.is_file():
                 raise ModuleError(f"{paths.rel(init)} is missing: a module's build code is a package")
             spec = importlib.util.spec_from_file_location(self.package, init,
@@ -164,14 +164,14 @@ class ModuleBuild:
         return sys.modules[self.package]
 
     def has(self, name: str) -> bool:
-        return (self.module.dir / "build" / f"{name}.py").is_file()
+        return (self.module.dir / "code" / f"{name}.py").is_file()
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
         self._load_package()
         if not self.has(name):
-            raise AttributeError(f"{self.module.id} has no build/{name}.py")
+            raise AttributeError(f"{self.module.id} has no code/{name}.py")
         return importlib.import_module(f"{self.package}.{name}")
 
 

@@ -98,9 +98,9 @@ def main(argv=None) -> int:
     register(args.id, values)
     course._modules.cache_clear()
     if not args.no_build:
-        run("scripts.make_notebooks", "--module", args.id)
-        run("scripts.build", "--module", args.id, "--settings", "full")
-        run("scripts.site_data", "--module", args.id)
+        run("scripts.measure.make_notebooks", "--module", args.id)
+        run("scripts.measure.build", "--module", args.id, "--settings", "full")
+        run("scripts.pages.site_data", "--module", args.id)
     print(f"new_module: modules/{args.id} is ready; `quarto render` shows it on the course home; after changing its "
           f"demos, `make demo-places MODULE={args.id}` measures their places (modules/{args.id}/demo-places.css)")
     return 0

@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 MODULES = ROOT / "modules"          # one folder per module, each with its module.yml
 BUILD_DIR = ROOT / "build"          # the build's scratch space (gitignored)
+# the schemas shared by every module, read by the build and, published with the site, by the browser
+SCHEMAS = ROOT / "schemas"
 
 # the site
 QUARTO_CONFIG = ROOT / "_quarto.yml"

@@ -47,4 +47,4 @@ else
 fi
 
 # the site's self-hosted JavaScript (vendor/), which the offline browser test serves
-$PY -m scripts.vendor_js >/dev/null
+$PY -m scripts.pages.vendor_js >/dev/null

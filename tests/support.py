@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from scripts import course, paths, results
+from scripts import course, paths
+
+from scripts.measure import results
 
 MODULE_ID = "03-sequence-models"
 M3 = course.module(MODULE_ID)
@@ -20,7 +22,7 @@ def fixture() -> dict:
 
 def fake_lab_results(settings="full") -> dict:
     """What Module 3's lab's last cell writes, made from the fixture (its LSTM curve made to satisfy the claims)."""
-    from scripts import build
+    from scripts.measure import build
 
     d = fixture()
     prov = d.pop("provenance")

@@ -1,4 +1,4 @@
-"""The build (scripts/build.py, results.py, claims.py, M3.build.plots.py): schema, provenance, claims,
+"""The build (scripts/measure/build.py, results.py, claims.py, M3.code.plots.py): schema, provenance, claims,
 staleness, atomic writes, and a quick build end to end.
 
 The end-to-end test executes the lab at quick settings (about a minute on 2 CPU cores); skip it
@@ -18,7 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from scripts import build, claims, files, lab_source, paths, render_site, results
+from scripts.measure import build, claims, lab_source, results
+
+from scripts import files, paths
+
+from scripts.pages import render_site
 from scripts.paths import ROOT
 from tests.support import M3, committed_results, fake_lab_results, fixture
 
@@ -76,17 +80,17 @@ def test_committed_results_have_provenance():
 
 @pytest.fixture(scope="module")
 def redrawn() -> dict[str, bytes]:
-    """The measured figures as the build draws them from the committed data: scripts/build.py passes the
+    """The measured figures as the build draws them from the committed data: scripts/measure/build.py passes the
     results it writes (and, redrawing a missing figure, the results file it loads) to plots.draw_all."""
-    return M3.build.plots.draw_all(committed())
+    return M3.code.plots.draw_all(committed())
 
 
-@pytest.mark.parametrize("name", M3.build.plots.FIGURE_NAMES)
+@pytest.mark.parametrize("name", M3.code.plots.FIGURE_NAMES)
 def test_committed_figure_is_the_redraw_from_the_committed_data(redrawn, name):
     """Byte for byte, as tests/test_figures.py checks the diagrams: a committed figure that is not what the
     module's plotting code draws from the committed results is stale (or was drawn from other data)."""
     figure = M3.figures_dir / name
-    redraw = ("`python3 -m scripts.build --settings full --no-run` (it redraws a missing figure from the committed "
+    redraw = ("`python3 -m scripts.measure.build --settings full --no-run` (it redraws a missing figure from the committed "
               "data without running the lab), then commit it")
     assert figure.is_file(), f"{paths.rel(figure)} is missing: it is committed with the module; run {redraw}"
     assert figure.read_bytes() == redrawn[name], (
@@ -133,7 +137,7 @@ def test_build_adds_provenance(built):
     assert set(p["duration_s"]) >= {"total", "claims", "validate", "figures", "lab_ngram",
                                     "lab_train_rnn", "lab_train_lstm"}
     assert list(p["duration_s"])[0] == "total" and "write" not in p["duration_s"]   # no phase times json.dumps
-    assert len(d["claims"]) == len(M3.build.claims.CLAIMS) and all(c["holds"] for c in d["claims"])
+    assert len(d["claims"]) == len(M3.code.claims.CLAIMS) and all(c["holds"] for c in d["claims"])
 
 
 def test_unchanged_rebuild_does_not_rerun(built, capsys, monkeypatch):
@@ -214,7 +218,7 @@ def test_build_dying_while_drawing_leaves_old_files_byte_identical(built, monkey
     def boom(data):
         raise RuntimeError("simulated crash while drawing")
 
-    monkeypatch.setattr(M3.build.plots, "draw_all", boom)  # ... and a crash half-way
+    monkeypatch.setattr(M3.code.plots, "draw_all", boom)  # ... and a crash half-way
     with pytest.raises(RuntimeError, match="simulated crash"):
         build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab), "--force"])
     assert snapshot(outputs) == before
@@ -272,15 +276,15 @@ def test_quick_never_targets_the_committed_files(capsys):
 def test_figures_are_labelled_svg():
     d = fixture()
     d["clipping_demo"]["unclipped"]["loss"][-3:] = [None, None, None]   # a diverged run draws too
-    figs = M3.build.plots.draw_all(d)
-    assert set(figs) == set(M3.build.plots.FIGURE_NAMES)
+    figs = M3.code.plots.draw_all(d)
+    assert set(figs) == set(M3.code.plots.FIGURE_NAMES)
     g = figs["gradient-by-distance.svg"].decode()
     assert "LSTM, ‖∂L/∂(hₛ, cₛ)‖" in g and "RNN, ‖∂L/∂hₛ‖" in g and "distance" in g and "float64" in g
     r = figs["gradient-rnn.svg"].decode()
     assert "Equation 8's bound" in r and "from 140 back, a norm taken in" in r and "LSTM" not in r
     c = figs["clipping-demo.svg"].decode()
     assert "ln 65" in c and "SGD step" in c and "clipped" in c and "non-finite" in c
-    assert figs == M3.build.plots.draw_all(d)          # deterministic: rebuilds diff cleanly
+    assert figs == M3.code.plots.draw_all(d)          # deterministic: rebuilds diff cleanly
 
 
 # --------------------------------------------------------------------------------------------
@@ -290,10 +294,10 @@ def test_figures_are_labelled_svg():
 def test_quick_build_end_to_end(tmp_path, corpus_path):
     """Execute the lab at quick settings with nbclient and write a complete, valid result set."""
     require_lab_source()
-    committed_before = snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES])
+    committed_before = snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.code.plots.FIGURE_NAMES])
     sha_before = results.lab_source_sha256(M3)
     out = tmp_path / "quick"
-    cmd = [sys.executable, "-m", "scripts.build", "--settings", "quick", "--out", str(out),
+    cmd = [sys.executable, "-m", "scripts.measure.build", "--settings", "quick", "--out", str(out),
            "--device", "cpu", "--corpus", str(corpus_path)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))    # run from elsewhere: the build must not depend on cwd
     # (no time limit: on a loaded machine the quick build may take several times its usual minute)
@@ -305,14 +309,14 @@ def test_quick_build_end_to_end(tmp_path, corpus_path):
     sha_after = results.lab_source_sha256(M3)
     assert p["lab_source_sha256"] in (sha_before, sha_after)     # the lab may be edited while it runs
     assert {"notebook", "lab", "claims", "figures"} <= set(p["duration_s"])
-    assert len(d["claims"]) == len(M3.build.claims.CLAIMS)
+    assert len(d["claims"]) == len(M3.code.claims.CLAIMS)
     assert not claims.failed(claims.evaluate(M3, d)[:1]), "the n-gram rows must match Lab 1 at any settings"
-    for n in M3.build.plots.FIGURE_NAMES:
+    for n in M3.code.plots.FIGURE_NAMES:
         assert (out / "figures" / M3.id / n).stat().st_size > 1000
     assert (out / "build" / M3.id / "executed.ipynb").exists()
     notebook_and_page_agree(out / "build" / M3.id / "executed.ipynb", d)
     # the committed full results were not touched
-    assert snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.build.plots.FIGURE_NAMES]) == committed_before
+    assert snapshot([COMMITTED] + [M3.figures_dir / n for n in M3.code.plots.FIGURE_NAMES]) == committed_before
     # and an unchanged rebuild is a no-op
     if results.lab_source_sha256(M3) == p["lab_source_sha256"]:
         r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
@@ -329,7 +333,7 @@ def notebook_and_page_agree(executed: Path, data: dict) -> None:
     m = re.search(r"a gate of (\d\.\d{3}) on every step keeps (\S+) of the direct path .* measured gradient falls to "
                   r"(\S+) of its value", printed)
     assert m, "the notebook no longer prints the LSTM box's derived numbers"
-    v = M3.build.page_data.gradient_variables(data["gradient_by_distance"])
+    v = M3.code.page_data.gradient_variables(data["gradient_by_distance"])
 
     def sci(shown: str) -> str:                                   # '9.3 × 10⁻⁸' -> '9.3e-08'
         mant, _, power = shown.partition(" × 10") if " × " in shown else ("1", "", shown[2:])
@@ -343,7 +347,7 @@ def notebook_and_page_agree(executed: Path, data: dict) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# the site build (scripts/render_site.py) with a stand-in for quarto
+# the site build (scripts/pages/render_site.py) with a stand-in for quarto
 # --------------------------------------------------------------------------------------------
 
 FAKE_QUARTO = """#!/usr/bin/env python3
@@ -485,7 +489,7 @@ def test_build_refuses_lab_results_of_other_settings(tmp_path, capsys, ran_with)
     (lambda run: run.update(module="Module three"), "at module: 'Module three' does not match"),
 ])
 def test_build_refuses_a_lab_run_the_lab_run_schema_refuses(tmp_path, capsys, change, problem):
-    """The lab's own record of its run is checked against scripts/lab-run.schema.json, the schema a module page
+    """The lab's own record of its run is checked against schemas/lab-run.schema.json, the schema a module page
     checks a student's file with: one definition of what a lab saves."""
     lab = lab_results("full")
     change(lab["lab_run"])
@@ -493,7 +497,7 @@ def test_build_refuses_a_lab_run_the_lab_run_schema_refuses(tmp_path, capsys, ch
     lab_json.write_text(json.dumps(lab), encoding="utf-8")
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab_json)]) == 1
     said = capsys.readouterr().out
-    assert "lab_run does not match scripts/lab-run.schema.json" in said and problem in said, said
+    assert "lab_run does not match schemas/lab-run.schema.json" in said and problem in said, said
     assert not (out / "data" / M3.id / "results.json").exists()
 
 
@@ -555,7 +559,7 @@ def test_ctrl_c_during_the_lab_prints_one_line_exits_130_and_leaves_no_kernel(tm
     for path, content in previous.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content)
-    proc = subprocess.Popen([sys.executable, "-m", "scripts.build", "--settings", "quick", "--device", "cpu",
+    proc = subprocess.Popen([sys.executable, "-m", "scripts.measure.build", "--settings", "quick", "--device", "cpu",
                              "--out", str(out), "--corpus", str(corpus)], cwd=paths.ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=dict(os.environ, OMP_NUM_THREADS="1"))

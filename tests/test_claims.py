@@ -1,4 +1,4 @@
-"""scripts/claims.py: each claim at the edges of the words the page uses ("below", "at least",
+"""scripts/measure/claims.py: each claim at the edges of the words the page uses ("below", "at least",
 "above 1"), on data made by hand; mutation testing (make mutation) found these edges unchecked."""
 from __future__ import annotations
 
@@ -8,18 +8,20 @@ import math
 
 import pytest
 
-from scripts import claims, lab_source, paths
+from scripts.measure import claims, lab_source
+
+from scripts import paths
 from tests.support import M3, fake_lab_results, fixture
 
 FIXTURE = fixture()
 
 
 def holds(name: str, data: dict) -> bool:
-    return next(c for c in M3.build.claims.CLAIMS if c.name == name).check(data)[0]
+    return next(c for c in M3.code.claims.CLAIMS if c.name == name).check(data)[0]
 
 
 def detail(name: str, data: dict) -> str:
-    return next(c for c in M3.build.claims.CLAIMS if c.name == name).check(data)[1]
+    return next(c for c in M3.code.claims.CLAIMS if c.name == name).check(data)[1]
 
 
 def with_models(**nats) -> dict:
@@ -221,15 +223,15 @@ def direct_path(**changes) -> dict:
 
 def test_direct_path_comparison_bands_at_a_factor_of_3():
     g = direct_path()["gradient_by_distance"]
-    assert M3.build.claims.lstm_fall(g) == pytest.approx(0.01)
+    assert M3.code.claims.lstm_fall(g) == pytest.approx(0.01)
     for carried, verdict in ((0.03, "same"), (0.0301, "more"), (0.01 / 3, "same"), (0.0033, "less"),
                              (0.01, "same"), (1e-6, "less")):
         g["direct_path"]["carried_fall"] = carried
-        assert M3.build.claims.direct_path_comparison(g)[0] == verdict, carried
+        assert M3.code.claims.direct_path_comparison(g)[0] == verdict, carried
     g["direct_path"]["carried_fall"] = 0.002
-    assert M3.build.claims.direct_path_comparison(g) == ("less", pytest.approx(0.2))
+    assert M3.code.claims.direct_path_comparison(g) == ("less", pytest.approx(0.2))
     g["lstm_grad_norm"][0] = 0.1                              # the fall is measured from distance 0: 0.05
-    assert M3.build.claims.direct_path_comparison(g) == ("less", pytest.approx(0.04))
+    assert M3.code.claims.direct_path_comparison(g) == ("less", pytest.approx(0.04))
 
 
 def test_direct_path_comparison_needs_two_positive_numbers():
@@ -242,7 +244,7 @@ def test_direct_path_comparison_needs_two_positive_numbers():
     assert not holds(name, d)
     d["gradient_by_distance"]["distance"] = list(range(50)) + [99] * (len(d["gradient_by_distance"]["distance"]) - 50)
     # distance 50 not measured: the claim cannot be evaluated, and fails naming why
-    assert claims.evaluate(M3, d)[[c.name for c in M3.build.claims.CLAIMS].index(name)]["detail"].startswith("could not be evaluated")
+    assert claims.evaluate(M3, d)[[c.name for c in M3.code.claims.CLAIMS].index(name)]["detail"].startswith("could not be evaluated")
 
 
 def test_some_direct_paths_keep_a_tenth_at_its_edges():
@@ -313,7 +315,7 @@ def test_unclipped_loss_spikes_then_falls_back_at_its_edges():
 
 
 def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
-    """python -m scripts.claims: exit 2 and one line on stderr for a file it cannot read (issue 17)."""
+    """python -m scripts.measure.claims: exit 2 and one line on stderr for a file it cannot read (issue 17)."""
     d = fixture()
     d["models"]["lstm"]["test_nats"] = float("nan")
     p = tmp_path / "bad.json"
@@ -334,7 +336,7 @@ def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
 # claims: the thresholds the page states ("at least 100 times", "below 3.0 nats")
 # --------------------------------------------------------------------------------------------
 def claim(name: str):
-    return next(c for c in M3.build.claims.CLAIMS if c.name == name)
+    return next(c for c in M3.code.claims.CLAIMS if c.name == name)
 
 
 def with_ratio_at_50(ratio: float) -> dict:
@@ -410,8 +412,8 @@ def test_lab1_values_are_read_from_the_lab_source(tmp_path):
     with pytest.raises(KeyError, match="LAB1_TEST_NATS"):
         lab_source.lab_constant("LAB1_TEST_NATS", empty)
     in_lab = lab_source.lab_constant("LAB1_TEST_NATS", M3)
-    assert M3.build.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
-    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.build.claims.CLAIMS[0].statement
+    assert M3.code.claims.LAB1_TEST_NATS == in_lab and set(in_lab) == {"uniform", "bigram", "trigram", "best_ngram"}
+    assert ", ".join(f"{v:.4f}" for v in in_lab.values()) in M3.code.claims.CLAIMS[0].statement
 
 
 def by_distance(mutate) -> dict:
@@ -442,7 +444,7 @@ def test_most_far_gradient_off_the_direct_path_at_its_edge():
     name = "most_far_gradient_off_the_direct_path"
     assert holds(name, FIXTURE)
     g = FIXTURE["gradient_by_distance"]
-    for k in M3.build.claims.DIRECT_PATH_FAR:
+    for k in M3.code.claims.DIRECT_PATH_FAR:
         fall = g["lstm_grad_norm"][k] / g["lstm_grad_norm"][0]
         at_half = by_distance(lambda r: r["carried_fall"].__setitem__(k - 1, 0.5 * fall))
         assert not holds(name, at_half), k
@@ -459,7 +461,7 @@ def saturation(**changes) -> dict:
 def test_saturation_bound_and_the_answer_it_picks():
     """Equation 8 with the measured derivatives: never below the measured factor (0.7 in the fixture), between the
     mean derivative times ||W|| (5.2) and ||W||; above 1 the answer says the bound allows growth."""
-    name, verdict = "rnn_saturation_bound_consistent", M3.build.claims.saturation_bound_verdict
+    name, verdict = "rnn_saturation_bound_consistent", M3.code.claims.saturation_bound_verdict
     assert holds(name, FIXTURE) and verdict(FIXTURE["gradient_by_distance"]) == "growth"
     assert holds(name, saturation(bound_factor_per_character=0.7, mean_tanh_derivative=0.1))
     assert verdict(saturation(bound_factor_per_character=0.7, mean_tanh_derivative=0.1)["gradient_by_distance"]) == "vanishing"

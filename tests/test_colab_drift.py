@@ -1,4 +1,4 @@
-"""The guard against Colab drift (scripts/colab_drift.py, .github/workflows/colab-drift.yml): what it
+"""The guard against Colab drift (scripts/ci/colab_drift.py, .github/workflows/colab-drift.yml): what it
 runs is the student notebook with every solution ticked, against unpinned packages.  The run itself
 takes about a minute and is the workflow's job (it passed here once; see the commit that added it)."""
 import re
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import nbformat
 
-from scripts import colab_drift
+from scripts.ci import colab_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "colab-drift.yml"
@@ -50,4 +50,4 @@ def test_the_workflow_runs_weekly_and_by_hand_with_unpinned_packages():
     assert "pip install --upgrade torch --index-url https://download.pytorch.org/whl/cpu" in text
     assert "pip install --upgrade numpy matplotlib" in text and "pyyaml" in text
     assert "requirements.txt" not in text and "==" not in text     # nothing pinned
-    assert "python -m scripts.colab_drift" in text
+    assert "python -m scripts.ci.colab_drift" in text

@@ -14,7 +14,7 @@ import yaml
 
 from scripts import paths
 
-SCRIPT_FILE = re.compile(r"(?:^|\s)((?:scripts|tests)/[\w./-]+\.(?:py|mjs|sh))\b")
+SCRIPT_FILE = re.compile(r"(?:^|\s)((?:scripts|tests|_extensions)/[\w./-]+\.(?:py|mjs|sh))\b")
 PY_MODULE = re.compile(r"-m (scripts\.[\w.]+)")
 
 
@@ -42,10 +42,11 @@ def test_package_json_scripts_resolve_and_vendor_runs():
 def test_quarto_project_steps_resolve():
     project = yaml.safe_load(paths.QUARTO_CONFIG.read_text(encoding="utf-8"))["project"]
     post = project["post-render"]
-    assert post == ["node scripts/postrender/run.mjs"], "one post-render entry: the pipeline"
+    assert post == ["node _extensions/course/post-render/run.mjs"], "one post-render entry: the pipeline"
     for step in [*project["pre-render"], *post]:
         assert_resolves(step, "_quarto.yml")
-        assert re.search(r"(scripts/|-m scripts\.)", step), step
+        assert re.search(r"(scripts/|_extensions/|-m scripts\.)", step), step
+        assert any(named_files_and_modules(step)), f"{step!r} names no file or module this test can check"
 
 
 def test_every_makefile_target_resolves():

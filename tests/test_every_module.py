@@ -11,8 +11,12 @@ import json
 import nbformat
 import pytest
 
-from scripts import claims, course, paths, results, site_data
-from scripts.lab_source import notebook_text, student_notebook
+from scripts.measure import claims, results
+
+from scripts import course, paths
+
+from scripts.pages import site_data
+from scripts.measure.lab_source import notebook_text, student_notebook
 from tests.support import committed_results
 
 MODULES = course.modules()
@@ -29,7 +33,7 @@ def test_committed_results_are_valid_and_not_stale(module):
 def test_claims_hold_on_committed_results_as_recorded(module):
     d = committed_results(module)
     evaluated = claims.evaluate(module, d)
-    assert evaluated, f"{module.id} checks no claim (modules/{module.id}/build/claims.py: CLAIMS)"
+    assert evaluated, f"{module.id} checks no claim (modules/{module.id}/code/claims.py: CLAIMS)"
     assert not claims.failed(evaluated), claims.report(evaluated)
     # the file records the verdicts the claims give today
     assert [(c["name"], c["holds"]) for c in d["claims"]] == [(c["name"], c["holds"]) for c in evaluated]
@@ -55,7 +59,7 @@ def test_student_notebook_is_generated_valid_and_output_free(module):
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
 def test_the_boxes_claims_are_checked_by_the_build_and_each_box_is_on_the_page(module):
-    names = [c.name for c in module.build.claims.CLAIMS]
+    names = [c.name for c in module.code.claims.CLAIMS]
     doc = claims.read_data_claims(module)
     missing = [c["name"] for c in doc["claims"] if c["name"] not in names]
     assert not missing, f"claims.json states claims the build does not check (add them to CLAIMS): {missing}"

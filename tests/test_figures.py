@@ -1,4 +1,4 @@
-"""Figures 1 and 2 are drawn by the module's build/diagrams.py (scripts/draw_diagrams.py writes them):
+"""Figures 1 and 2 are drawn by the module's code/diagrams.py (scripts/pages/draw_diagrams.py writes them):
 the committed SVGs are its output, byte
 for byte, so a change to the drawing code cannot leave a stale figure on the page.  (Label
 placement and the screen-reader title are checked in Chromium: tests/js/figure-labels.test.mjs.)"""
@@ -8,7 +8,7 @@ import pytest
 
 from tests.support import M3
 
-DIAGRAMS = M3.build.diagrams.DIAGRAMS
+DIAGRAMS = M3.code.diagrams.DIAGRAMS
 
 
 @pytest.mark.parametrize("name, draw", sorted(DIAGRAMS.items()))
@@ -17,4 +17,4 @@ def test_committed_diagram_is_the_scripts_output(name, draw):
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("role") == "img"
     committed = (M3.figures_dir / name).read_text(encoding="utf-8")
-    assert committed == svg, f"figures/{name} is stale: run `python3 -m scripts.draw_diagrams`"
+    assert committed == svg, f"figures/{name} is stale: run `python3 -m scripts.pages.draw_diagrams`"

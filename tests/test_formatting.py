@@ -1,4 +1,4 @@
-"""scripts/formatting.py, the one formatter of every number a reader sees: carries and rounding.
+"""scripts/pages/formatting.py, the one formatter of every number a reader sees: carries and rounding.
 
 The cases are the one table that the demos' port (_extensions/course/formatting.js, checked by
 tests/js/formatting.test.mjs) must pass too: tests/fixtures/formatting-cases.json.  Its expected
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import formatting
+from scripts.pages import formatting
 
 CASES_FILE = Path(__file__).resolve().parent / "fixtures" / "formatting-cases.json"
 CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"]

@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from scripts.lab_source import load_lab
+from scripts.measure.lab_source import load_lab
 from tests.support import M3
 import copy
 

@@ -1,7 +1,7 @@
-"""scripts/measured_summary.py: the pull request's description of what the GPU measured."""
+"""scripts/ci/measured_summary.py: the pull request's description of what the GPU measured."""
 from __future__ import annotations
 
-from scripts import measured_summary
+from scripts.ci import measured_summary
 from tests.support import M3
 
 

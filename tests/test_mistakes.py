@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from scripts import course
-from scripts.lab_source import load_lab, read_source
+from scripts.measure.lab_source import load_lab, read_source
 
 CATALOGUES = [(m, m.lab_dir / "mistakes.yml") for m in course.modules() if (m.lab_dir / "mistakes.yml").is_file()]
 

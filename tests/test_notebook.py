@@ -10,7 +10,7 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from scripts.lab_source import load_lab, read_source, solution_notebook, student_notebook
+from scripts.measure.lab_source import load_lab, read_source, solution_notebook, student_notebook
 from tests.support import M3
 
 EXERCISES = ["1", "2", "3b", "4", "5", "challenge"]

@@ -1,5 +1,5 @@
-"""scripts/ is one importable package: every module imports as scripts.<name> with nothing added to
-sys.path, and the commands the Makefile and Quarto run are `python -m scripts.<name>`."""
+"""scripts/ is one importable package: every module imports as scripts.<name> or scripts.<role>.<name>
+with nothing added to sys.path, and the commands the Makefile and Quarto run are `python -m scripts...`."""
 import importlib
 import re
 import subprocess
@@ -11,11 +11,14 @@ import yaml
 from scripts import paths
 
 SYS_PATH_EDIT = re.compile(r"sys\.path\.(insert|append|extend)\(|sys\.path\s*\+?=")
-MODULES = sorted(p.stem for p in (paths.ROOT / "scripts").glob("*.py") if p.stem != "__init__")
+MODULES = sorted(".".join(p.relative_to(paths.ROOT / "scripts").with_suffix("").parts)
+                 for p in (paths.ROOT / "scripts").rglob("*.py")
+                 if p.stem != "__init__" and "module_template" not in p.parts)
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_every_module_imports_from_the_package(name):
+    assert len(MODULES) > 15 and "measure.build" in MODULES     # the glob sees the role folders
     importlib.import_module(f"scripts.{name}")
 
 
@@ -40,7 +43,7 @@ def test_commands_run_scripts_as_modules():
 
 
 def test_an_entry_point_runs_from_the_project_root(tmp_path):
-    """`python -m scripts.results` (the staleness report) runs as the README says, from the project root."""
-    res = subprocess.run([sys.executable, "-m", "scripts.results"], cwd=paths.ROOT, capture_output=True, text=True)
+    """`python -m scripts.measure.results` (the staleness report) runs as the README says, from the project root."""
+    res = subprocess.run([sys.executable, "-m", "scripts.measure.results"], cwd=paths.ROOT, capture_output=True, text=True)
     assert res.returncode in (0, 1), res.stderr       # 0 fresh, 1 stale: both are answers
     assert "data/03-sequence-models/results.json" in res.stdout

@@ -1,6 +1,6 @@
 """The site's pages, checked without Quarto.
 
-scripts/site_data.py formats the test fixture into a temporary directory (and the committed
+scripts/pages/site_data.py formats the test fixture into a temporary directory (and the committed
 data into the committed page files, checked here); the pages are then expanded the way Quarto expands
 them ({{< include >}} textually, {{< meta data.KEY >}} from the module's _metadata.yml), by the project's
 one include expansion (tests/js/qmd-files.mjs), and parsed with pandoc, the engine Quarto is built on.  The tests
@@ -23,7 +23,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scripts import claims, course, paths, results
+from scripts.measure import claims, results
+
+from scripts import course, paths
 from scripts.paths import ROOT
 from tests.support import M3, fixture, pandoc_ast, section_text
 
@@ -39,7 +41,7 @@ EQUATIONS = [  # (label, the spec's equation number) in the order of the spec
     "eq-temperature",
 ]
 FIGURES = {"fig-rnn-unrolled": f"figures/{M3.id}/rnn-unrolled.svg", "fig-lstm-cell": f"figures/{M3.id}/lstm-cell.svg"}
-MEASURED_FIGURES = [f"figures/{M3.id}/{name}" for name in M3.build.plots.FIGURE_NAMES]
+MEASURED_FIGURES = [f"figures/{M3.id}/{name}" for name in M3.code.plots.FIGURE_NAMES]
 AFTER_THE_LAB = [
     "After the Lab: What Lab 3 Measured in Exercise 3A",
     "After the Lab: What Lab 3 Measured in Exercise 3B",
@@ -62,7 +64,7 @@ SPEC_MEASURED = ["4.1744", "2.4922", "2.0859", "1.8326", "1.6959", "1.6114", "12
 # --------------------------------------------------------------------------------------------
 def run_site_data(out_root: Path, results_file: Path = FIXTURE) -> dict:
     """The module's page data from `results_file`, written under out_root; returns its values (`data:`)."""
-    res = subprocess.run([sys.executable, "-m", "scripts.site_data", "--module", M3.id, "--results", str(results_file),
+    res = subprocess.run([sys.executable, "-m", "scripts.pages.site_data", "--module", M3.id, "--results", str(results_file),
                           "--out-root", str(out_root)], capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return yaml.safe_load((out_root / M3.metadata_file).read_text(encoding="utf-8"))["data"]
@@ -205,7 +207,7 @@ GENERATED_NAMES = ["_results-table.md", "_answer-saturation.md", "_worked-one-un
 
 
 def site_data(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scripts.site_data", *args], env=dict(os.environ, **(env or {})),
+    return subprocess.run([sys.executable, "-m", "scripts.pages.site_data", *args], env=dict(os.environ, **(env or {})),
                           capture_output=True, text=True, cwd=ROOT)
 
 
@@ -242,7 +244,7 @@ def test_the_committed_page_files_are_what_the_committed_data_gives():
     tracked = subprocess.run(["git", "ls-files", str(M3.metadata_file), str(GENERATED_REL)], cwd=ROOT,
                              capture_output=True, text=True).stdout.split()
     assert sorted(tracked) == sorted([str(M3.metadata_file)] + [f"{GENERATED_REL}/{n}" for n in GENERATED_NAMES]), \
-        "the page files are committed (git add them after `python3 -m scripts.site_data`)"
+        "the page files are committed (git add them after `python3 -m scripts.pages.site_data`)"
     res = site_data("--check")
     assert res.returncode == 0, res.stderr
 
@@ -256,14 +258,14 @@ def test_check_names_a_stale_or_left_over_page_file(tmp_path):
     res = site_data("--check", "--out-root", str(tmp_path))
     assert res.returncode == 1
     assert "_results-table.md" in res.stderr and "_colab-link.md (no longer written)" in res.stderr
-    assert f"python3 -m scripts.site_data --module {M3.id}" in res.stderr
+    assert f"python3 -m scripts.pages.site_data --module {M3.id}" in res.stderr
     assert table.read_text(encoding="utf-8").startswith("¦"), "--check writes nothing"
 
 
 def test_rendering_needs_no_torch(tmp_path):
     """The render's pre-render step formats and checks; it never imports torch (or runs the lab)."""
     code = ("import sys, runpy; sys.argv = ['site_data', '--check']\n"
-            "try:\n    runpy.run_module('scripts.site_data', run_name='__main__')\n"
+            "try:\n    runpy.run_module('scripts.pages.site_data', run_name='__main__')\n"
             "except SystemExit as e:\n    assert not e.code, e.code\n"
             "assert 'torch' not in sys.modules, 'site_data imported torch'\n")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
@@ -272,7 +274,7 @@ def test_rendering_needs_no_torch(tmp_path):
 
 @pytest.mark.slow
 def test_the_committed_worked_examples_are_what_the_lab_computes():
-    res = subprocess.run([sys.executable, "-m", "scripts.worked_examples", "--check"], cwd=ROOT,
+    res = subprocess.run([sys.executable, "-m", "scripts.measure.worked_examples", "--check"], cwd=ROOT,
                          capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
     assert res.returncode == 0, res.stdout + res.stderr
 
@@ -280,7 +282,7 @@ def test_the_committed_worked_examples_are_what_the_lab_computes():
 def test_quarto_config():
     cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))
     assert cfg["project"]["type"] == "website"
-    assert "-m scripts.site_data --check" in str(cfg["project"]["pre-render"])
+    assert "-m scripts.pages.site_data --check" in str(cfg["project"]["pre-render"])
     nav = cfg["website"]["navbar"]["left"]
     assert [item["text"] for item in nav] == ["Home"] + [f"Module {m.number}" for m in course.modules()]
     hrefs = [item["href"] for item in nav if "href" in item] + [sub["href"] for item in nav for sub in item.get("menu", [])]
@@ -529,7 +531,7 @@ def test_includes_and_listings(gen):
     for page in PAGES:
         for name in INCLUDE.findall(page.read_text(encoding="utf-8")):
             assert include_target(name, page, out).exists(), f"{page.name}: include {name}"
-    from scripts import lab_source
+    from scripts.measure import lab_source
 
     for name in ["rnn_cell_step", "lstm_cell_step", "sample_with_temperature"]:
         listing = (out / GENERATED_REL / f"_code-{name.replace('_', '-')}.md").read_text(encoding="utf-8")
@@ -710,7 +712,7 @@ def test_pages_show_the_datas_values(gen, module_text):
 
 def test_changing_the_data_changes_the_page(tmp_path):
     """Changed data, rebuilt page data: the page shows the new values where it shows each key, and the
-    fixture's are gone (the expected texts are computed here by hand, not by scripts/formatting.py)."""
+    fixture's are gone (the expected texts are computed here by hand, not by scripts/pages/formatting.py)."""
     data = fixture()
     changed = copy.deepcopy(data)
     changed["models"]["lstm"]["test_nats"] = 1.4321
@@ -809,8 +811,8 @@ def test_the_lstms_measured_finding_is_stated_with_the_data(module_ast, gen):
     # the section 4 box says what Equation 8 gives with the measured saturation, as the data has it
     assert_shown(page, {"gradient.saturated_share": g["saturated_share"], "gradient.bound_factor": g["bound_factor"],
                         "gradient.saturation_verdict": g["saturation_verdict"]})
-    assert g["saturation_verdict"] == M3.build.page_data.SATURATION_BOX[
-        M3.build.claims.saturation_bound_verdict(fixture()["gradient_by_distance"])]
+    assert g["saturation_verdict"] == M3.code.page_data.SATURATION_BOX[
+        M3.code.claims.saturation_bound_verdict(fixture()["gradient_by_distance"])]
 
 
 def committed_claims() -> dict[str, bool]:

@@ -435,7 +435,7 @@ def lab_names() -> tuple[set[str], dict[str, list[str]], set[str]]:
     name, each function's parameters, and the attributes set on self."""
     import ast
 
-    from scripts.lab_source import student_notebook
+    from scripts.measure.lab_source import student_notebook
 
     names, params, attributes = set(), {}, set()
     for cell in student_notebook(M3).cells:

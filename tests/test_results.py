@@ -1,4 +1,4 @@
-"""scripts/files.py and scripts/results.py: the details mutation testing found unchecked (make
+"""scripts/files.py and scripts/measure/results.py: the details mutation testing found unchecked (make
 mutation; tests/mutation-survivors.md lists what is left and why).  Expected values written out."""
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import stat
 
 import pytest
 
-from scripts import course, files, paths, results
+from scripts import course, files, paths
+
+from scripts.measure import results
 from tests.support import M3, fake_lab_results, fixture
 
 SHA = "0123456789abcdef" * 4
@@ -23,7 +25,7 @@ def test_dumps_is_the_one_stable_serialization():
 def test_staleness_defaults_to_full_settings_and_names_a_missing_file(tmp_path):
     d = fixture()
     d["provenance"].update(lab_source_sha256=SHA, settings="full")
-    path = tmp_path / "baselines.json"
+    path = tmp_path / "results.json"
     path.write_text(json.dumps(d), encoding="utf-8")
     assert results.staleness(M3, path, figures_dir=None, current_sha256=SHA).state == "fresh"
     missing = results.staleness(M3, tmp_path / "none.json", "full", None, current_sha256=SHA)
@@ -69,7 +71,7 @@ def test_a_failure_while_backing_up_is_reported_as_itself(tmp_path, monkeypatch)
 def results_file(tmp_path, settings="full"):
     d = fixture()
     d["provenance"].update(lab_source_sha256=SHA, settings=settings)
-    path = tmp_path / "baselines.json"
+    path = tmp_path / "results.json"
     path.write_text(json.dumps(d), encoding="utf-8")
     return path
 
@@ -77,11 +79,11 @@ def results_file(tmp_path, settings="full"):
 def test_every_state_reports_both_hashes_and_what_it_means(tmp_path):
     path, figures = results_file(tmp_path), tmp_path / "figures"
     figures.mkdir()
-    (figures / M3.build.plots.FIGURE_NAMES[0]).write_text("<svg/>")
+    (figures / M3.code.plots.FIGURE_NAMES[0]).write_text("<svg/>")
     s = results.staleness(M3, path, "full", figures, current_sha256=SHA)
     assert (s.state, s.recorded_sha256, s.current_sha256) == ("figures", SHA, SHA)
-    assert s.message.endswith("is up to date but figures are missing: " + ", ".join(M3.build.plots.FIGURE_NAMES[1:]))
-    for name in M3.build.plots.FIGURE_NAMES[1:]:
+    assert s.message.endswith("is up to date but figures are missing: " + ", ".join(M3.code.plots.FIGURE_NAMES[1:]))
+    for name in M3.code.plots.FIGURE_NAMES[1:]:
         (figures / name).write_text("<svg/>")
     s = results.staleness(M3, path, "full", figures, current_sha256=SHA)
     assert (s.state, s.recorded_sha256, s.current_sha256) == ("fresh", SHA, SHA)
@@ -106,7 +108,7 @@ def test_schema_messages_name_the_place_and_stay_short(tmp_path):
     path.write_text(json.dumps(d), encoding="utf-8")
     with pytest.raises(results.ResultsError, match=f"^{path} does not match"):
         results.load_results(M3, path)
-    with pytest.raises(results.ResultsError, match="none.json does not exist: run `python -m scripts.build"):
+    with pytest.raises(results.ResultsError, match="none.json does not exist: run `python -m scripts.measure.build"):
         results.load_results(M3, tmp_path / "none.json")
 
 
@@ -137,7 +139,7 @@ def test_a_nan_is_refused_naming_where_it_is(tmp_path):
     d = fixture()
     d["gradient_by_distance"]["rnn_grad_norm"][3] = float("nan")
     d["clipping_demo"]["clipped"]["final_loss"] = float("inf")
-    p = tmp_path / "baselines.json"
+    p = tmp_path / "results.json"
     p.write_text(json.dumps(d), encoding="utf-8")                 # json writes NaN and Infinity
     with pytest.raises(results.ResultsError) as err:
         results.load_results(M3, p)
@@ -169,7 +171,7 @@ def test_messages_name_project_files_relative_to_the_project(tmp_path, monkeypat
 def results_file_with_sha(tmp_path, sha: str, settings: str = "full"):
     d = fixture()
     d["provenance"].update(lab_source_sha256=sha, settings=settings)
-    path = tmp_path / "baselines.json"
+    path = tmp_path / "results.json"
     path.write_text(json.dumps(d), encoding="utf-8")
     return path
 
@@ -184,7 +186,7 @@ SHA = "0123456789abcdef" * 4
     b"[]",                                                # JSON, but not a results file
 ])
 def test_unreadable_results_are_never_up_to_date(tmp_path, content):
-    path = tmp_path / "baselines.json"
+    path = tmp_path / "results.json"
     path.write_bytes(content)
     s = results.staleness(M3, path, "full", None, current_sha256=SHA)
     assert (s.state, s.fresh) == ("invalid", False)
@@ -259,9 +261,9 @@ def test_staleness_checks_the_modules_own_figures_by_default(tmp_path, monkeypat
     empty.mkdir()
     monkeypatch.setattr(type(M3), "figures_dir", property(lambda self: empty))
     s = results.staleness(M3, data, current_sha256=sha)
-    assert s.state == "figures" and all(n in s.message for n in M3.build.plots.FIGURE_NAMES)
+    assert s.state == "figures" and all(n in s.message for n in M3.code.plots.FIGURE_NAMES)
     assert results.staleness(M3, data, figures_dir=None, current_sha256=sha).fresh
-    for name in M3.build.plots.FIGURE_NAMES:
+    for name in M3.code.plots.FIGURE_NAMES:
         (empty / name).write_text("<svg/>", encoding="utf-8")
     assert results.staleness(M3, data, current_sha256=sha).fresh
 
@@ -282,7 +284,7 @@ def test_every_modules_schema_refers_to_the_one_provenance_schema():
 
 
 def test_the_build_writes_exactly_the_provenance_schema():
-    from scripts import build
+    from scripts.measure import build
 
     shared = json.loads(results.PROVENANCE_SCHEMA.read_text(encoding="utf-8"))
     prov = build.assemble(M3, fake_lab_results(), "0" * 64, "1" * 64, "2026-12-04T00:00:00Z", {"total": 1.0})["provenance"]

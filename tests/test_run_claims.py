@@ -1,4 +1,4 @@
-"""The claims as data (modules/<id>/claims.json): the build (scripts/claims.py, jsonata-python) and the page
+"""The claims as data (modules/<id>/claims.json): the build (scripts/measure/claims.py, jsonata-python) and the page
 (_extensions/course/run-claims.js, npm's jsonata, as vendored for the site) give the same verdicts and the same
 sentences, on each module's committed results, on a real quick run of Module 3's lab, and on files that make
 them fail (that every claim of claims.json is checked by the build: tests/test_every_module.py)."""
@@ -11,7 +11,9 @@ import subprocess
 
 import pytest
 
-from scripts import claims, course, paths
+from scripts.measure import claims
+
+from scripts import course, paths
 from tests.support import M3
 
 QUICK_RUN = M3.fixture.parent / "lab-results-quick.json"   # a quick run's own file, as the lab's results cell saves it
@@ -28,7 +30,7 @@ def page_evaluation(module: course.Module, data: dict, tmp_path) -> list[dict]:
 
 
 def build_evaluation(module: course.Module, data: dict) -> list[dict]:
-    """What the build says of claims.json's claims (scripts.claims.evaluate, which counts one that cannot be
+    """What the build says of claims.json's claims (scripts.measure.claims.evaluate, which counts one that cannot be
     computed as not holding)."""
     names = set(claims.data_claims(module))
     return [{"name": c["name"], "holds": c["holds"], "says": c["detail"]} for c in claims.evaluate(module, data)

@@ -14,6 +14,7 @@ from scripts.paths import ROOT
 SHARED = [p for p in (ROOT / "scripts").rglob("*") if p.is_file() and "module_template" not in p.parts
           and "__pycache__" not in p.parts] \
     + [p for p in (ROOT / "_extensions").rglob("*") if p.is_file()] \
+    + [p for p in (ROOT / "schemas").rglob("*") if p.is_file()] \
     + [ROOT / "site.css", ROOT / "package.json", *(ROOT / ".github" / "workflows").glob("*.yml")]
 DEMO_CLASSES = re.compile(r"^//\|\s*classes:\s*(.+)$", re.M)
 
@@ -41,7 +42,7 @@ def test_the_shared_files_name_no_module():
 
 
 TEMPLATE = ROOT / "scripts" / "module_template" / "module"
-PLACES = "demo-places.css"        # written by `make demo-places` (scripts/demo_places.mjs)
+PLACES = "demo-places.css"        # written by `make demo-places` (scripts/pages/demo_places.mjs)
 PHONE = "@media (max-width: 575.98px) {"
 
 

@@ -1,10 +1,12 @@
-"""scripts/stale_modules.py: which modules the Site workflow measures again on the GPU (its matrix)."""
+"""scripts/ci/stale_modules.py: which modules the Site workflow measures again on the GPU (its matrix)."""
 from __future__ import annotations
 
 import json
 from types import SimpleNamespace
 
-from scripts import results, stale_modules
+from scripts.measure import results
+
+from scripts.ci import stale_modules
 from tests.support import M3
 
 MODULES = [SimpleNamespace(id="03-sequence-models"), SimpleNamespace(id="04-attention"), SimpleNamespace(id="05-x")]
@@ -32,7 +34,7 @@ def test_a_change_of_the_shared_build_measures_every_module_again():
     for path in stale_modules.SHARED_INPUTS:
         got = stale_modules.stale(MODULES, statuses(), ["README.md", path])
         assert list(got) == [m.id for m in MODULES] and all(path in why for why in got.values())
-    assert stale_modules.stale(MODULES, statuses(), ["scripts/site_data.py", "scripts/postrender/run.mjs"]) == {}
+    assert stale_modules.stale(MODULES, statuses(), ["scripts/pages/site_data.py", "_extensions/course/post-render/run.mjs"]) == {}
 
 
 def test_asked_for_measures_every_module_in_order():

@@ -1,4 +1,4 @@
-// formatting.js: scripts/formatting.py for the browser, so that a number a demo shows reads as the
+// formatting.js: scripts/pages/formatting.py for the browser, so that a number a demo shows reads as the
 // same number on the page, in the figures and in the deck.  The same rules, the same names:
 //
 //   rounding half away from zero on the number as it prints (String(x) in JavaScript, repr(x) in

@@ -1,5 +1,5 @@
 // A module's claims as data (modules/<id>/claims.json), evaluated on a results file: the page's twin of
-// scripts/claims.py's data_claims, which the build runs with jsonata-python on the same expressions.
+// scripts/measure/claims.py's data_claims, which the build runs with jsonata-python on the same expressions.
 // Each claim: `holds` (a JSONata expression, true or false), `values` (named JSONata expressions, each shown
 // by a formatter of formatting.js) and the sentence `yes` or `no` with those values in {name}.  The
 // thresholds are bound as $name.  The result is plain text (a page shows it with textContent, never as HTML).

@@ -7,7 +7,7 @@
 // the module's files say what to compare (after-the-lab.json) and claim (claims.json).
 //
 // What it fetches, all from the site itself: vendor/run-libs.js (jsonata, the JSON-schema validator),
-// data/<id>/results.json and results.schema.json, scripts/provenance.schema.json and lab-run.schema.json,
+// data/<id>/results.json and results.schema.json, schemas/provenance.schema.json and lab-run.schema.json,
 // and the module's claims.json and after-the-lab.json.
 import {evaluateClaims, boxValue} from "./run-claims.js";
 import {checkFile, MAX_BYTES} from "./run-file.js";
@@ -31,7 +31,7 @@ function load(id) {
   ready ??= Promise.all([
     import(url("../../vendor/run-libs.js")),
     json(`../../data/${id}/results.json`), json(`../../data/${id}/results.schema.json`),
-    json("../../scripts/provenance.schema.json"), json("../../scripts/lab-run.schema.json"),
+    json("../../schemas/provenance.schema.json"), json("../../schemas/lab-run.schema.json"),
     json("claims.json"), json("after-the-lab.json"),
   ]).then(([libs, course, schema, provenance, labRun, claims, boxes]) =>
     ({libs, course, schemas: {schema, provenance, labRun}, claims, boxes}));

@@ -6,7 +6,7 @@
 // the loss and the gradient norm (before clipping) per step of two RNNs trained with SGD on the
 // same batches, one clipped at κ and one not.  No DOM, no import but the course's number formatter (tests/js/clipping-demo.test.mjs).
 
-// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+// the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_factor, fmt_fixed, fmt_short} from "../../_extensions/course/formatting.js";
 
 /** Euclidean norm of a vector. */

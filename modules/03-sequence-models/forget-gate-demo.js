@@ -10,7 +10,7 @@
 // gates taken from the section's own arithmetic.  No DOM, no import but the course's number
 // formatter (tests/js/forget-gate-demo.test.mjs).
 
-// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+// the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_factor, fmt_fixed, fmt_percent, fmt_short} from "../../_extensions/course/formatting.js";
 
 /** σ(1): the lab's forget gate at initialisation, with b_f = 1. */

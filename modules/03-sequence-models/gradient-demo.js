@@ -6,7 +6,7 @@
 // sliders to these functions and draw the rows with Plot; `node --test tests/js/` checks them
 // against the spec's worked example.  No DOM, no import but the course's number formatter: it runs in the browser and in node.
 
-// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+// the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_fixed, fmt_sci} from "../../_extensions/course/formatting.js";
 
 /** Number of time steps the demo runs. */

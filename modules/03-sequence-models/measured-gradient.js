@@ -7,7 +7,7 @@
 // so ‖∂L_T/∂h_s‖ ≤ ‖∂L_T/∂h_T‖ · ‖W‖^(T−s): the bound is drawn from the measured value at
 // distance 0.  No DOM, no import but the course's number formatter (tests/js/measured-gradient.test.mjs).
 
-// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+// the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_factor, fmt_fixed, fmt_sci} from "../../_extensions/course/formatting.js";
 
 export const RNN = "RNN, measured";

@@ -7,7 +7,7 @@
 // applies them.  At τ = 1 the filters are exactly the lab's top_k_filter and nucleus_filter.
 // No DOM, no import but the course's number formatter: it runs in the browser and in node (tests/js/sampling-demo.test.mjs).
 
-// the numbers it shows follow the rules of scripts/formatting.py (the page's and the figures')
+// the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_short} from "../../_extensions/course/formatting.js";
 
 /** k at or above the vocabulary size, and p at or above 1, switch a filter off. */

@@ -78,11 +78,11 @@ export class Module {
   demoUrl(name) { return pathToFileURL(this.demo(name)).href; }
 
   /**
-   * The figures the module's build/diagrams.py draws (its DIAGRAMS: {figure name: function}), as
+   * The figures the module's code/diagrams.py draws (its DIAGRAMS: {figure name: function}), as
    * paths under figures/<id>/; [] when the module draws none.  The measured plots are not among them.
    */
   diagrams() {
-    const file = join(this.dir, "build", "diagrams.py");
+    const file = join(this.dir, "code", "diagrams.py");
     if (!existsSync(file)) return [];
     const m = /^DIAGRAMS\s*=\s*\{([^}]*)\}/m.exec(readFileSync(file, "utf8"));
     if (!m) throw new Error(`${relative(ROOT, file)} has no DIAGRAMS = {...}`);

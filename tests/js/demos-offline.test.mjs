@@ -56,7 +56,7 @@ function pageScript() {
 }
 
 const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chromium)`
-  : !existsSync(join(ROOT, "vendor", "observable-libs.js")) ? "vendor/ is missing (python3 -m scripts.vendor_js)" : false;
+  : !existsSync(join(ROOT, "vendor", "observable-libs.js")) ? "vendor/ is missing (python3 -m scripts.pages.vendor_js)" : false;
 
 test("offline: the four demos draw from the data and every control redraws its plot", {skip}, async () => {
   const site = await serve(ROOT, {[HARNESS]: harnessPage(pageScript()), [RESULTS]: readFileSync(m.fixture, "utf8")});

@@ -1,4 +1,4 @@
-// Every module's diagrams (figures/<id>/*.svg drawn by its build/diagrams.py, e.g. Module 3's Figures 1
+// Every module's diagrams (figures/<id>/*.svg drawn by its code/diagrams.py, e.g. Module 3's Figures 1
 // and 2, rnn-unrolled.svg and lstm-cell.svg): no label touches a line, a box outline or another label,
 // and each SVG names itself for screen readers (role="img", a <title> and a <desc> that
 // aria-labelledby points at).
@@ -28,7 +28,7 @@ test("site.css keeps diagrams readable on a phone", () => {
 });
 
 test("each diagram carries a title and a description for screen readers", () => {
-  assert.ok(FIGURES.length > 0, "no module draws a diagram (modules/<id>/build/diagrams.py, DIAGRAMS)");
+  assert.ok(FIGURES.length > 0, "no module draws a diagram (modules/<id>/code/diagrams.py, DIAGRAMS)");
   for (const f of FIGURES) {
     const svg = readFileSync(join(ROOT, f), "utf8");
     const root = svg.match(/<svg\b[^>]*>/)[0];

@@ -12,7 +12,7 @@ import * as cheerio from "cheerio";
 import {ROOT, findPandoc} from "./qmd-files.mjs";
 import {onPath} from "./browser.mjs";
 import {renderedSite} from "./site-render.mjs";
-import {sitePages} from "../../scripts/postrender/pipeline.mjs";
+import {sitePages} from "../../_extensions/course/post-render/pipeline.mjs";
 
 const FILTER = join(ROOT, "_extensions", "course", "figure-size.lua");
 

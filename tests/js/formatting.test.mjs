@@ -1,4 +1,4 @@
-// _extensions/course/formatting.js, the demos' port of scripts/formatting.py, against the one table of
+// _extensions/course/formatting.js, the demos' port of scripts/pages/formatting.py, against the one table of
 // cases that tests/test_formatting.py checks the Python with (tests/fixtures/formatting-cases.json):
 // the same text for every case, or an error where the Python raises one.
 import {test} from "node:test";
@@ -26,7 +26,7 @@ test("the table names only formatters there are, and covers every ported one", (
   }
 });
 
-test("every case of the table: the same text as scripts/formatting.py", () => {
+test("every case of the table: the same text as scripts/pages/formatting.py", () => {
   const wrong = [];
   let checked = 0;
   for (const c of cases.filter((c) => c.function in FORMATTERS)) {

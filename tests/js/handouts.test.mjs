@@ -1,4 +1,4 @@
-// The handouts (`make handouts`, scripts/handouts.mjs) made from the tests' one render of the site
+// The handouts (`make handouts`, scripts/pages/handouts.mjs) made from the tests' one render of the site
 // (a copy of it, so the shared render stays as rendered), read back with pdftotext (poppler-utils):
 //   - every module gets its three PDFs; Module 3's page PDF holds equation numbers (1) to (12) and "Equation 12" (cross-references
 //     as text), every After-the-Lab box open (its title and its first words), every demo drawn (its
@@ -14,7 +14,7 @@ import {join} from "node:path";
 import {execFileSync} from "node:child_process";
 import {renderedSite} from "./site-render.mjs";
 import {onPath, hasChromium, CHROMIUM} from "./browser.mjs";
-import {makeHandouts, withLinks, handoutsOf} from "../../scripts/handouts.mjs";
+import {makeHandouts, withLinks, handoutsOf} from "../../scripts/pages/handouts.mjs";
 
 // Module 3 is checked in full: its page has 12 numbered equations and After-the-Lab boxes with demos
 const ID = "03-sequence-models";
@@ -31,7 +31,7 @@ const flat = (s) => s.replace(/\ufb01/g, "fi").replace(/\ufb02/g, "fl").replace(
 test("handout links are placed once, after their anchor", () => {
   const html = '<p>a</p><p><a href="slides.html">Present</a></p><p>b</p>';
   const once = withLinks(html, /<p><a href="slides\.html">Present<\/a><\/p>/, "<p>L</p>");
-  assert.equal(once, '<p>a</p><p><a href="slides.html">Present</a></p>\n<!-- handouts: scripts/handouts.mjs --><p>L</p><!-- /handouts -->\n<p>b</p>');
+  assert.equal(once, '<p>a</p><p><a href="slides.html">Present</a></p>\n<!-- handouts: scripts/pages/handouts.mjs --><p>L</p><!-- /handouts -->\n<p>b</p>');
   assert.equal(withLinks(once, /<p><a href="slides\.html">Present<\/a><\/p>/, "<p>L</p>"), once);
   assert.equal(withLinks(html, /nothing/, "x"), null);
 });
@@ -90,7 +90,7 @@ test("make handouts: the module page and the deck as PDFs, read back", {skip}, a
     await makeHandouts(site, {log: () => {}});               // a second run replaces, never doubles
     for (const [file, min] of [[PAGE, 3], [DECK, 3]]) {
       const html = readFileSync(join(site, file), "utf8");
-      assert.equal(html.split("<!-- handouts: scripts/handouts.mjs -->").length - 1, 1, `${file}: one block of links`);
+      assert.equal(html.split("<!-- handouts: scripts/pages/handouts.mjs -->").length - 1, 1, `${file}: one block of links`);
       for (const pdf of Object.values(OUTPUTS)) assert.ok(html.includes(`href="${pdf}"`), `${file} links ${pdf}`);
       assert.ok(min);
     }

@@ -1,4 +1,4 @@
-// The math-font pass of the post-render (scripts/postrender/passes/math-font.mjs): STIX Two Math cut to
+// The math-font pass of the post-render (_extensions/course/post-render/passes/math-font.mjs): STIX Two Math cut to
 // the characters the site's formulas draw (the italic letters a browser draws a one-letter <mi> in,
 // and the radical sign of a square root, included), with its MATH table and licence; a render with
 // no new character does not cut it again.  (The rendered-site suite checks that the pages draw their
@@ -9,11 +9,11 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {execFileSync, spawnSync} from "node:child_process";
-import mathFont, {italic, formulaCharacters, ORIGINAL} from "../../scripts/postrender/passes/math-font.mjs";
-import {MATH_FONT} from "../../scripts/postrender/passes/typeset-math.mjs";
-import {Page} from "../../scripts/postrender/page.mjs";
-import {Site, finishSite} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
+import mathFont, {italic, formulaCharacters, ORIGINAL} from "../../_extensions/course/post-render/passes/math-font.mjs";
+import {MATH_FONT} from "../../_extensions/course/post-render/passes/typeset-math.mjs";
+import {Page} from "../../_extensions/course/post-render/page.mjs";
+import {Site, finishSite} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
 
 const PAGE = `<html><body><p><math><msub><mi>h</mi><mi>t</mi></msub><mo>=</mo><mi>tanh</mi>
 <msqrt><mi>&#x3B1;</mi></msqrt><mi mathvariant="normal">g</mi><mi>ℝ</mi></math></p></body></html>`;

@@ -1,4 +1,4 @@
-// scripts/postrender/native-mathml.mjs: the pages' formulas as MathML Core, with the TeX layout MathJax gives
+// _extensions/course/post-render/native-mathml.mjs: the pages' formulas as MathML Core, with the TeX layout MathJax gives
 // them written out (TeX's spaces, the variants as Unicode letters, aligned tables, accents, primes),
 // and an error for what MathML Core cannot draw.  The rendered-site suite checks the drawing.
 import {test} from "node:test";
@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import typesetMath, {typesetter, TexError} from "../../scripts/postrender/passes/typeset-math.mjs";
-import {mathAlphanumerics, UnsupportedMathML} from "../../scripts/postrender/native-mathml.mjs";
-import {Site, runPasses} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
+import typesetMath, {typesetter, TexError} from "../../_extensions/course/post-render/passes/typeset-math.mjs";
+import {mathAlphanumerics, UnsupportedMathML} from "../../_extensions/course/post-render/native-mathml.mjs";
+import {Site, runPasses} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
 
 const t = typesetter();
 const mml = (tex, display = false) => t.mathml(tex, display);

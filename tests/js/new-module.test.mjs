@@ -15,7 +15,7 @@ import {assertNoProblems} from "./page-checks.mjs";
 import {modules} from "./course.mjs";
 import {SCREENS, openPage, pageDefects, axeViolations} from "./site-browser-checks.mjs";
 import {copyProject} from "../../scripts/project_copy.mjs";
-import {measureDemos, moved, PLACES_FILE, TEMPLATE_COMMAND} from "../../scripts/demo_places.mjs";
+import {measureDemos, moved, PLACES_FILE, TEMPLATE_COMMAND} from "../../scripts/pages/demo_places.mjs";
 
 const NEW_ID = "09-template-check";
 const EXISTING = modules().map((m) => m.id);    // the course's modules before make module

@@ -4,8 +4,8 @@
 // (the folder of the real page, so the partial's relative imports resolve as on the site).  The page
 // runs the OJS cells of the course demo set-up (_extensions/course/demo-setup.ojs) and the module's
 // _gradient-demo.ojs through a small stand-in for Quarto's OJS runtime (ojs-harness.mjs).  (No page
-// loads MathJax: formulas are typeset at render time, scripts/postrender/passes/typeset-math.mjs.)
-// Every request off 127.0.0.1 is blocked.  Needs vendor/ (scripts/vendor_js.py) and Debian's Chromium; skipped without them.
+// loads MathJax: formulas are typeset at render time, _extensions/course/post-render/passes/typeset-math.mjs.)
+// Every request off 127.0.0.1 is blocked.  Needs vendor/ (scripts/pages/vendor_js.py) and Debian's Chromium; skipped without them.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync, mkdirSync} from "node:fs";
@@ -33,7 +33,7 @@ function harnessPage(script) {
 }
 
 const skip = !hasChromium() ? `no Chromium at ${CHROMIUM} (apt-get install chromium)`
-  : !existsSync(VENDOR) ? "vendor/ is missing (python3 -m scripts.vendor_js)" : false;
+  : !existsSync(VENDOR) ? "vendor/ is missing (python3 -m scripts.pages.vendor_js)" : false;
 
 test("offline: vendored Plot/Inputs/d3 load and the demo draws and reacts", {skip}, async () => {
   const page_ = harnessPage(compileOjsPage([readFileSync(SETUP, "utf8"), readFileSync(PARTIAL, "utf8")]));

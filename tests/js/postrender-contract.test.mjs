@@ -12,10 +12,10 @@ import {join} from "node:path";
 import {execFileSync} from "node:child_process";
 import {renderedSite} from "./site-render.mjs";
 import {onPath} from "./browser.mjs";
-import {Site, runPasses} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
-import {ContractError} from "../../scripts/postrender/contract.mjs";
-import {PASSES} from "../../scripts/postrender/passes/index.mjs";
+import {Site, runPasses} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
+import {PASSES} from "../../_extensions/course/post-render/passes/index.mjs";
 
 const skip = onPath("quarto") ? false : "quarto is not on PATH: the rendered site cannot be built here";
 const MODULE_PAGE = "modules/03-sequence-models/index.html";

@@ -1,4 +1,4 @@
-// The post-render's page-speed passes (scripts/postrender/passes/), each on small pages shaped like
+// The post-render's page-speed passes (_extensions/course/post-render/passes/), each on small pages shaped like
 // Quarto's output in a temporary site: the OJS runtime and the cells' source loaded on demand (and
 // Quarto's minified runtime), the hidden source of echo: false cells left out, the head's scripts
 // deferred in the order they ran, DOMContentLoaded listeners in turns, every block laid out before a
@@ -16,23 +16,23 @@ import {dirname, join} from "node:path";
 import {execFileSync, spawnSync} from "node:child_process";
 import * as cheerio from "cheerio";
 import {ROOT} from "./qmd-files.mjs";
-import {Site, runPasses, finishSite} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
-import {ContractError} from "../../scripts/postrender/contract.mjs";
-import {quartoShare} from "../../scripts/postrender/run.mjs";
-import ojsOnDemand, {RUNTIME, RUNTIME_MIN} from "../../scripts/postrender/passes/ojs-on-demand.mjs";
-import minifiedOjsRuntime from "../../scripts/postrender/passes/minified-ojs-runtime.mjs";
-import hiddenCellCode from "../../scripts/postrender/passes/hidden-cell-code.mjs";
-import deferredHeadScripts from "../../scripts/postrender/passes/deferred-head-scripts.mjs";
-import domReadyInTurns from "../../scripts/postrender/passes/dom-ready-in-turns.mjs";
-import searchOnFirstUse, {searchIconPath} from "../../scripts/postrender/passes/search-on-first-use.mjs";
-import tippyOnFirstHover from "../../scripts/postrender/passes/tippy-on-first-hover.mjs";
-import iconFontsEarly, {anchorRules} from "../../scripts/postrender/passes/icon-fonts-early.mjs";
-import headingAnchors, {anchorjsLink} from "../../scripts/postrender/passes/heading-anchors.mjs";
-import iconFont from "../../scripts/postrender/passes/icon-font.mjs";
-import noCdn from "../../scripts/postrender/passes/no-cdn.mjs";
-import {PASSES} from "../../scripts/postrender/passes/index.mjs";
-import {pageScript} from "../../scripts/postrender/page-scripts.mjs";
+import {Site, runPasses, finishSite} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
+import {quartoShare} from "../../_extensions/course/post-render/run.mjs";
+import ojsOnDemand, {RUNTIME, RUNTIME_MIN} from "../../_extensions/course/post-render/passes/ojs-on-demand.mjs";
+import minifiedOjsRuntime from "../../_extensions/course/post-render/passes/minified-ojs-runtime.mjs";
+import hiddenCellCode from "../../_extensions/course/post-render/passes/hidden-cell-code.mjs";
+import deferredHeadScripts from "../../_extensions/course/post-render/passes/deferred-head-scripts.mjs";
+import domReadyInTurns from "../../_extensions/course/post-render/passes/dom-ready-in-turns.mjs";
+import searchOnFirstUse, {searchIconPath} from "../../_extensions/course/post-render/passes/search-on-first-use.mjs";
+import tippyOnFirstHover from "../../_extensions/course/post-render/passes/tippy-on-first-hover.mjs";
+import iconFontsEarly, {anchorRules} from "../../_extensions/course/post-render/passes/icon-fonts-early.mjs";
+import headingAnchors, {anchorjsLink} from "../../_extensions/course/post-render/passes/heading-anchors.mjs";
+import iconFont from "../../_extensions/course/post-render/passes/icon-font.mjs";
+import noCdn from "../../_extensions/course/post-render/passes/no-cdn.mjs";
+import {PASSES} from "../../_extensions/course/post-render/passes/index.mjs";
+import {pageScript} from "../../_extensions/course/post-render/page-scripts.mjs";
 
 const SHARE = quartoShare();
 

@@ -1,4 +1,4 @@
-// The purge-css pass of the post-render (scripts/postrender/passes/purge-css.mjs) on a small site:
+// The purge-css pass of the post-render (_extensions/course/post-render/passes/purge-css.mjs) on a small site:
 // which rules it keeps (those whose classes a page, a script or a demo's OJS source names), what it
 // leaves (Quarto's original), how the pages link, and that a second run with nothing changed takes
 // the purged sheets from the cache and writes nothing.
@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import {mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {tmpdir} from "node:os";
-import purgeCss, {usedName, PURGED, scriptWords} from "../../scripts/postrender/passes/purge-css.mjs";
-import {Site, finishSite} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
-import {ContractError} from "../../scripts/postrender/contract.mjs";
+import purgeCss, {usedName, PURGED, scriptWords} from "../../_extensions/course/post-render/passes/purge-css.mjs";
+import {Site, finishSite} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
 
 const CSS = [".navbar{color:red}", ".never-named{color:blue}", ".show{display:block}", ".from-ojs{color:green}",
   ".bi-github::before{content:\"\\f3ed\"}", ".bi-file-richtext::before{content:\"\\f3b1\"}", ".bi-search::before{content:\"\\f52a\"}", "@keyframes unused-spin{to{transform:rotate(1turn)}}", "p a{color:navy}",

@@ -37,7 +37,7 @@ export function includeTarget(file, target) {
   return target.startsWith("/") ? join(ROOT, target) : join(dirname(file), target);
 }
 
-/** A file that scripts/site_data.py writes (modules/<id>/_generated/*, modules/<id>/_metadata.yml): its
+/** A file that scripts/pages/site_data.py writes (modules/<id>/_generated/*, modules/<id>/_metadata.yml): its
  * copy under generatedRoot when there is one (site_data --out-root), else the file itself. */
 function generatedFile(file, generatedRoot) {
   if (!generatedRoot) return file;
@@ -86,7 +86,7 @@ export function metaValue(meta, key) {
  * `node tests/js/qmd-files.mjs expand PAGE` (see the end of this file).
  *   meta: false            leave {{< meta >}} as it is
  *   generatedRoot: DIR     look up generated files (modules/<id>/_generated/*, modules/<id>/_metadata.yml)
- *                          under DIR first: the output of `python3 -m scripts.site_data --out-root DIR`
+ *                          under DIR first: the output of `python3 -m scripts.pages.site_data --out-root DIR`
  *   leave: (file) => bool  an include of this file is replaced by nothing
  *   strict: true           a missing include, an include loop or an unknown meta key throws; otherwise
  *                          it is left as written (another test's job)

@@ -99,7 +99,7 @@ for (const file of files.filter((f) => !isPartial(f))) {
       // against the page's folder; a template page's folder is the one `make module` puts it in
       const {place, back} = placeOf(file);
       const target = back(join(dirname(place), m[1]));
-      // vendor/ is written by scripts/vendor_js.py (gitignored); everything else must exist now
+      // vendor/ is written by scripts/pages/vendor_js.py (gitignored); everything else must exist now
       if (m[1].includes("vendor/")) assert.equal(target, join(ROOT, "vendor", "observable-libs.js"), `line ${line}: ${m[1]}`);
       else assert.ok(existsSync(target), `line ${line}: ${m[1]} does not exist next to ${rel(file)}`);
     }

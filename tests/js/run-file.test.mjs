@@ -12,8 +12,8 @@ const read = (p) => readFileSync(p, "utf8");
 const ROOT = join(M.dir, "..", "..");
 const {Validator} = await import("../../vendor/run-libs.js");
 const options = {id: M.id, file: "lab3_results.json", schema: JSON.parse(read(M.schema)), Validator,
-  provenance: JSON.parse(read(join(ROOT, "scripts", "provenance.schema.json"))),
-  labRun: JSON.parse(read(join(ROOT, "scripts", "lab-run.schema.json"))), course: JSON.parse(read(M.results))};
+  provenance: JSON.parse(read(join(ROOT, "schemas", "provenance.schema.json"))),
+  labRun: JSON.parse(read(join(ROOT, "schemas", "lab-run.schema.json"))), course: JSON.parse(read(M.results))};
 const quickText = read(join(dirname(M.fixture), "lab-results-quick.json"));
 const quick = () => JSON.parse(quickText);
 const check = (data) => checkFile(typeof data === "string" ? data : JSON.stringify(data), options);

@@ -1,4 +1,4 @@
-// The search index reads as text (scripts/postrender/search-text.mjs, through the search-index pass of
+// The search index reads as text (_extensions/course/post-render/search-text.mjs, through the search-index pass of
 // the post-render): each formula of a result is plain Unicode, never TeX, and a demo's OJS source is
 // not in a result's text; the deck is left out of the index by its own front matter (search: false),
 // its slides repeating the module page.  The rendered index is checked on the tests' one render of the site.
@@ -8,12 +8,12 @@ import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import YAML from "yaml";
-import {texToText, searchableText} from "../../scripts/postrender/search-text.mjs";
-import searchIndex, {ojsSources, withoutCode} from "../../scripts/postrender/passes/search-index.mjs";
-import {Page} from "../../scripts/postrender/page.mjs";
-import {Site, runPasses} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
-import {ContractError} from "../../scripts/postrender/contract.mjs";
+import {texToText, searchableText} from "../../_extensions/course/post-render/search-text.mjs";
+import searchIndex, {ojsSources, withoutCode} from "../../_extensions/course/post-render/passes/search-index.mjs";
+import {Page} from "../../_extensions/course/post-render/page.mjs";
+import {Site, runPasses} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
 import {ROOT} from "./qmd-files.mjs";
 import {renderedSite} from "./site-render.mjs";
 import {onPath} from "./browser.mjs";

@@ -1,5 +1,5 @@
 // A way back from each page (on the tests' one render): the footer shows the site's version (commit
-// and date, the site-stamp pass of scripts/postrender/), the Quarto that rendered it (the one in .quarto-version) and
+// and date, the site-stamp pass of _extensions/course/post-render/), the Quarto that rendered it (the one in .quarto-version) and
 // on a module's pages its measured data's provenance; each page links to its source and to "Report an issue"
 // (repo-url, repo-actions); Quarto wrote sitemap.xml (site-url) and the 404 page.
 import {test} from "node:test";
@@ -10,10 +10,10 @@ import {dirname, join, relative, sep} from "node:path";
 import {ROOT} from "./qmd-files.mjs";
 import {renderedSite} from "./site-render.mjs";
 import {onPath} from "./browser.mjs";
-import siteStamp, {stampText, provenanceText} from "../../scripts/postrender/passes/site-stamp.mjs";
-import {Site, runPasses} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
-import {ContractError} from "../../scripts/postrender/contract.mjs";
+import siteStamp, {stampText, provenanceText} from "../../_extensions/course/post-render/passes/site-stamp.mjs";
+import {Site, runPasses} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
 
 test("the stamp names the commit, its date, uncommitted changes and the Quarto version", () => {
   assert.equal(stampText({commit: "0123456789ab", date: "2026-12-01", changed: false}, "1.11.0"),

@@ -18,7 +18,7 @@ import {sep} from "node:path";
 import {module, modules} from "./course.mjs";
 import {renderedSite} from "./site-render.mjs";
 import {plotPaths, offlinePage} from "./browser.mjs";
-import {measureDemos, moved, PLACES_FILE, COMMAND as PLACES_COMMAND} from "../../scripts/demo_places.mjs";
+import {measureDemos, moved, PLACES_FILE, COMMAND as PLACES_COMMAND} from "../../scripts/pages/demo_places.mjs";
 import {SCREENS, MODULE_PAGE, skip, openSite, openPage, ready, writeReport} from "./site-browser-checks.mjs";
 
 const BYTES_BUDGET = 200_000;   // bytes sent (gzipped) at load, before any demo
@@ -316,7 +316,7 @@ test("the rendered site: the module page, on a projector and a phone", {skip}, a
           mathjax: document.querySelectorAll("mjx-container, svg#MJX-glyphs").length,
           // each aligned block (TeX's aligned: right | left columns) lined up: the first column's
           // cells end at one x and the second's start at one x (Chromium aligns a cell only by
-          // the -webkit- text-align values that scripts/postrender/native-mathml.mjs writes)
+          // the -webkit- text-align values that _extensions/course/post-render/native-mathml.mjs writes)
           aligned: [...document.querySelectorAll("main mtable")].filter((t) => t.checkVisibility()).map((table) => {
             const rows = [...table.children].filter((r) => r.tagName === "mtr");
             const spread = (xs) => Math.round(Math.max(...xs) - Math.min(...xs));

@@ -11,7 +11,7 @@
 // never ignored ones: not _site/, not vendor/, which the render's pre-render step rebuilds), with
 // node_modules linked, by a plain `quarto render`, into build/site/render-<hash>/ where <hash> covers
 // every copied file's path and content; raw-pages/ beside _site/ holds each page as Quarto wrote it, before
-// the post-render (scripts/postrender/run.mjs, POSTRENDER_RAW), with the post-render's report.json.  A second call with nothing changed reuses it; concurrent
+// the post-render (_extensions/course/post-render/run.mjs, POSTRENDER_RAW), with the post-render's report.json.  A second call with nothing changed reuses it; concurrent
 // callers wait for the one that renders (an atomic mkdir lock).  Older renders are removed.  The
 // render must succeed and print no WARN or ERROR line at all.  (Quarto counts a page's OJS blocks by
 // the ```{ojs} fences in the page's own file and warns "OJS block count mismatch" for each block an

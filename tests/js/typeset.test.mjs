@@ -1,22 +1,22 @@
-// The post-render's page passes for math and access (scripts/postrender/passes/: typeset-math,
+// The post-render's page passes for math and access (_extensions/course/post-render/passes/: typeset-math,
 // callout-buttons, focusable-figures, dark-theme-on-demand), on small pages shaped like Quarto's
 // output (no Quarto needed): formulas become MathML (a deck's too) with no TeX left, numbered equations
 // keep their number beside a scrolling body, the MathJax <script> goes, long formulas get scroll boxes,
 // figures are focusable, collapsible callouts become buttons, the dark theme waits for dark mode, and a
 // TeX error names the page and the formula.  A finished page is left alone and formulas come from the
-// cache (scripts/postrender/cache.mjs).  (Tables are wrapped by _extensions/course/table-scroll.lua.)
+// cache (_extensions/course/post-render/cache.mjs).  (Tables are wrapped by _extensions/course/table-scroll.lua.)
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync, mkdtempSync, mkdirSync, readdirSync, writeFileSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join} from "node:path";
-import {Site, runPasses, finishSite, FINISHED} from "../../scripts/postrender/pipeline.mjs";
-import {Cache} from "../../scripts/postrender/cache.mjs";
-import {ContractError} from "../../scripts/postrender/contract.mjs";
-import typesetMath, {TexError} from "../../scripts/postrender/passes/typeset-math.mjs";
-import calloutButtons from "../../scripts/postrender/passes/callout-buttons.mjs";
-import focusableFigures from "../../scripts/postrender/passes/focusable-figures.mjs";
-import darkThemeOnDemand from "../../scripts/postrender/passes/dark-theme-on-demand.mjs";
+import {Site, runPasses, finishSite, FINISHED} from "../../_extensions/course/post-render/pipeline.mjs";
+import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
+import typesetMath, {TexError} from "../../_extensions/course/post-render/passes/typeset-math.mjs";
+import calloutButtons from "../../_extensions/course/post-render/passes/callout-buttons.mjs";
+import focusableFigures from "../../_extensions/course/post-render/passes/focusable-figures.mjs";
+import darkThemeOnDemand from "../../_extensions/course/post-render/passes/dark-theme-on-demand.mjs";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..", "..");
 const FONT = "site_libs/course-math/course-math.woff";

@@ -71,13 +71,13 @@ test("each job names its own permissions; the Site workflow grants none at its t
 
 test("the Site workflow measures only the stale modules, one GPU job each, and publishes without a GPU", () => {
   const {jobs} = YAML.parse(readFileSync(join(DIR, "site.yml"), "utf8"));
-  assert.match(jobs.plan.steps.map((s) => s.run ?? "").join("\n"), /python -m scripts\.stale_modules --json --changed/);
+  assert.match(jobs.plan.steps.map((s) => s.run ?? "").join("\n"), /python -m scripts\.ci\.stale_modules --json --changed/);
   assert.equal(jobs.measure.strategy.matrix.module, "${{ fromJSON(needs.plan.outputs.modules) }}");
   assert.ok(jobs.measure["runs-on"].includes("gpu") && jobs.measure.if.includes("!= '[]'"));
-  assert.match(jobs.measure.steps.map((s) => s.run ?? "").join("\n"), /scripts\.build --module "\$\{\{ matrix\.module \}\}" --settings full --device cuda/);
+  assert.match(jobs.measure.steps.map((s) => s.run ?? "").join("\n"), /scripts\.measure\.build --module "\$\{\{ matrix\.module \}\}" --settings full --device cuda/);
   assert.equal(jobs.publish["runs-on"], "ubuntu-latest");
   assert.deepEqual(jobs.publish.needs, "plan");
-  assert.ok(!JSON.stringify(jobs.publish).includes("scripts.build"), "publishing measures nothing");
+  assert.ok(!JSON.stringify(jobs.publish).includes("scripts.measure.build"), "publishing measures nothing");
   assert.match(jobs.propose.steps.map((s) => s.run ?? "").join("\n"), /gh pr create/);
 });
 

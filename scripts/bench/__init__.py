@@ -1,0 +1,1 @@
+"""Benchmarks: they print measurements, they are not tests."""

@@ -1,0 +1,1 @@
+"""What the workflows run: which modules are stale, the pull request's summary, Colab drift, mutation testing."""
