@@ -5,7 +5,11 @@
 //   Python: the shortest decimal that reads back as the same float), so 0.125 shows as 0.13 and
 //   2.675 as 2.68; a carry moves into the next power of ten (9.96e4 at two figures is
 //   "1.0 × 10⁵", never "10 × 10⁴") or the next percentage format (0.0996 is "10%", never "10.0%");
-//   a missing or non-finite number is shown as "nan" where the Python shows it so.
+//   every formatter is total over the doubles and gives the Python's text for each (property tests on
+//   both sides: tests/test_formatting_properties.py, tests/js/formatting-properties.test.mjs): a zero
+//   of either sign is 0 in the formatter's style, infinities are ∞ and -∞, a NaN or a missing number
+//   (null or undefined) is "not a number", alone; from 1e16 up fixed, perplexity and count formats
+//   show three significant figures.
 //
 // One table of cases, tests/fixtures/formatting-cases.json, is checked against both
 // (tests/test_formatting.py and tests/js/formatting.test.mjs).  fmt_num is not ported: JavaScript
@@ -13,19 +17,29 @@
 // import it as ../../_extensions/course/formatting.js (the site copies it: _quarto.yml resources).
 
 const SUPERSCRIPT = {"-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹"};
-export const MISSING = "nan";
+export const NOT_A_NUMBER = "not a number";
+export const MISSING = NOT_A_NUMBER;     // null in the data: what the lab writes for a value that was not finite
+const SCIENTIFIC_FROM = 1e16;           // from here up a fixed, perplexity or count format shows three figures
 
-const finite = (x) => typeof x === "number" && Number.isFinite(x);
+/** The text of a missing or non-finite x, or null when x is a finite number; a non-number is an error. */
+function notFinite(x, name) {
+  if (x === null || x === undefined) return MISSING;
+  if (typeof x !== "number") throw new TypeError(`${name}: not a number: ${x}`);
+  if (Number.isNaN(x)) return NOT_A_NUMBER;
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : "-∞";
+  return null;
+}
 const TEN = 10n;
 const pow10 = (n) => TEN ** BigInt(n);
 const digitCount = (n) => (n === 0n ? 1 : n.toString().length);
 
 // A decimal: (-1)^neg × coef × 10^exp, coef a BigInt >= 0 (Python's Decimal, as far as needed here).
 
-/** x exactly as it prints: the decimal a reader would call x (Python's Decimal(repr(x))). */
+/** x exactly as it prints: the decimal a reader would call x (Python's Decimal(repr(x))); a zero has no sign. */
 function decimal(x) {
   if (typeof x !== "number") throw new TypeError(`not a number: ${x}`);
   if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
+  if (x === 0) return {neg: false, coef: 0n, exp: 0};
   const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
   const frac = m[2] ?? "";
   return {neg: x < 0 || Object.is(x, -0), coef: BigInt(m[1] + frac), exp: Number(m[3] ?? 0) - frac.length};
@@ -81,25 +95,37 @@ function significant(x, digits) {
 
 const superscript = (n) => String(n).replace(/./g, (c) => SUPERSCRIPT[c]);
 
-/** Fixed decimals, e.g. 4.1744 (nats), 12.09 (perplexity); "nan" when missing or not finite. */
+/** Fixed decimals, e.g. 4.1744 (nats), 12.09 (perplexity). */
 export function fmt_fixed(x, places) {
-  if (!finite(x)) return MISSING;
+  const text = notFinite(x, "fmt_fixed");
+  if (text !== null) return text;
+  if (Math.abs(x) >= SCIENTIFIC_FROM) return fmt_sci(x, 3);
   return plain(round(decimal(x), places));
 }
 
 /** Perplexity with 2 decimals, or a whole number when it is one (uniform: 65); thousands separated. */
 export function fmt_ppl(x) {
-  if (!finite(x)) throw new RangeError(`fmt_ppl: not a finite number: ${x}`);   // as Python's round(nan)
+  const text = notFinite(x, "fmt_ppl");
+  if (text !== null) return text;
+  if (Math.abs(x) >= SCIENTIFIC_FROM) return fmt_sci(x, 3);
   const whole = Math.round(x);
-  if (Math.abs(x - whole) < 1e-6) return (whole < 0 ? "-" : "") + fmt_int(Math.abs(whole));
+  if (Math.abs(x - whole) < 1e-6) return group(BigInt(whole));
   return plain(round(decimal(x), 2), true);
 }
 
-/** Thousands separated: 103,041; null (missing) is an en dash.  Whole numbers only (counts). */
+/** A whole number's digits, thousands separated, its sign before them ("-0" has none: BigInt has no -0). */
+const group = (n) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+/**
+ * Thousands separated: 103,041; null (missing) is an en dash, a count that was not taken.  A number
+ * that is not whole is rounded half away from zero (Python's int and float are one number in JSON).
+ */
 export function fmt_int(n) {
   if (n === null || n === undefined) return "–";
-  if (!Number.isSafeInteger(n)) throw new TypeError(`fmt_int: not a whole number: ${n}`);
-  return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const text = notFinite(n, "fmt_int");
+  if (text !== null) return text;
+  if (Math.abs(n) >= SCIENTIFIC_FROM) return fmt_sci(n, 3);
+  return group(round(decimal(n), 0).coef * (n < 0 ? -1n : 1n));
 }
 
 /**
@@ -108,11 +134,10 @@ export function fmt_int(n) {
  * half to even, trailing zeros dropped, scientific below 1e-4 and from 1e6 (1e-05, 1.5e+07).
  */
 export function fmt_short(x) {
-  if (typeof x !== "number") throw new TypeError(`fmt_short: not a number: ${x}`);
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-  if (x === 0) return `${sign}0`;
+  const text = notFinite(x, "fmt_short");
+  if (text !== null) return text;
+  if (x === 0) return "0";
+  const sign = x < 0 ? "-" : "";
   let {coef, exp} = exactBinary(Math.abs(x));
   const p = 6;
   const extra = digitCount(coef) - p;
@@ -149,10 +174,11 @@ function exactBinary(x) {
 
 /**
  * A share in [0, 1] as a percentage: whole percents from 10% up or when exact, else one decimal.
- * 0.3 -> 30%, 0.053 -> 5.3%, 0.05 -> 5%, 0.0996 -> 10%, 0.9995 -> 100%.  Throws on a missing
- * or non-finite share, as the Python does.
+ * 0.3 -> 30%, 0.053 -> 5.3%, 0.05 -> 5%, 0.0996 -> 10%, 0.9995 -> 100%.
  */
 export function fmt_percent(share) {
+  const text = notFinite(share, "fmt_percent");
+  if (text !== null) return text;
   const pct = scaleb(decimal(share), 2);
   const oneDecimal = round(pct, 1);
   if (oneDecimal.coef >= 100n || oneDecimal.coef % TEN === 0n) return `${plain(round(pct, 0))}%`;
@@ -162,10 +188,13 @@ export function fmt_percent(share) {
 /**
  * `digits` significant figures times a power of ten: 5 × 10⁴, 1.1 × 10⁵ (digits = 2), or TeX
  * 5 \times 10^{4} (tex = true).  A mantissa of exactly 1 is left out at one figure (10⁵, not 1 × 10⁵).
- * "nan" for a missing, non-finite or non-positive x.
+ * Zero has no power of ten: 0; a negative number is its magnitude's text after a minus sign.
  */
 export function fmt_sci(x, digits = 1, tex = false) {
-  if (!finite(x) || x <= 0) return MISSING;
+  const text = notFinite(x, "fmt_sci");
+  if (text !== null) return text;
+  if (x === 0) return "0";
+  if (x < 0) return `-${fmt_sci(-x, digits, tex)}`;
   const [mant, exp] = significant(x, digits);
   const m = plain(mant);
   if (tex) {
@@ -178,10 +207,13 @@ export function fmt_sci(x, digits = 1, tex = false) {
 
 /**
  * A ratio or a positive size in a label: three significant figures in plain digits from 0.01 to 999,
- * beyond that two in scientific notation (1.1 × 10⁵).  "nan" for a missing or non-positive x.
+ * beyond that two in scientific notation (1.1 × 10⁵).  Zero is 0; a negative number keeps its sign.
  */
 export function fmt_factor(x) {
-  if (!finite(x) || x <= 0) return MISSING;
+  const text = notFinite(x, "fmt_factor");
+  if (text !== null) return text;
+  if (x === 0) return "0";
+  if (x < 0) return `-${fmt_factor(-x)}`;
   if (0.01 <= x) {
     const [mant, exp] = significant(x, 3);
     if (exp < 3) return plain(normalize(scaleb(mant, exp)));
@@ -191,7 +223,8 @@ export function fmt_factor(x) {
 
 /** A ratio of budgets: 2.0 -> "twice", 3.4 -> "3.4 times". */
 export function fmt_ratio_times(x) {
-  if (typeof x !== "number") throw new TypeError(`fmt_ratio_times: not a number: ${x}`);
+  const text = notFinite(x, "fmt_ratio_times");
+  if (text !== null) return text;
   if (Math.abs(x - 2) < 1e-9) return "twice";
   return `${fmt_fixed(x, 1)} times`;
 }
