@@ -62,21 +62,22 @@ WORKTREE = git status --porcelain --ignored --untracked-files=all -- . ':!node_m
 
 # two node suites at once (each browser suite has its own Chromium; the site is rendered once, shared)
 NODE_TEST = --test-concurrency=2
-# the course's node tests and each module's own (modules/<id>/tests/, found by the folder)
+# the course's node tests and each module's own (modules/<id>/tests/, found by the folder); pytest finds
+# both by pytest.ini's testpaths
 NODE_SUITES = tests/js/ $(wildcard modules/*/tests/*.test.mjs)
 
 test: setup
 	@before=$$(mktemp); $(WORKTREE) > $$before 2>/dev/null; \
-	echo "$(PY) -m pytest -q tests && node --test $(NODE_TEST) $(NODE_SUITES)"; \
-	$(PY) -m pytest -q tests && node --test $(NODE_TEST) $(NODE_SUITES); rc=$$?; \
+	echo "$(PY) -m pytest -q && node --test $(NODE_TEST) $(NODE_SUITES)"; \
+	$(PY) -m pytest -q && node --test $(NODE_TEST) $(NODE_SUITES); rc=$$?; \
 	if [ $$rc = 0 ] && ! $(WORKTREE) 2>/dev/null | diff $$before -; then \
 	  echo "make test: the tests changed the work tree (< before, > after); a test must write to a temporary directory"; \
 	  rc=1; fi; rm -f $$before; exit $$rc
 
 # the inner loop's subset (about two minutes): no lab run, no render, no browser; `make test` runs everything
 check:
-	$(PY) -m pytest -q -m "not slow" tests
-	node --test $(NODE_TEST) $$(grep -L -E "renderedSite|hasChromium|launch\(" tests/js/*.test.mjs) $(wildcard modules/*/tests/*.test.mjs)
+	$(PY) -m pytest -q -m "not slow"
+	node --test $(NODE_TEST) $$(grep -L -E "renderedSite|hasChromium|launch\(" tests/js/*.test.mjs $(wildcard modules/*/tests/*.test.mjs))
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
 quick-build: setup

@@ -1,9 +1,12 @@
-"""What the tests share (not tests themselves): the module whose lab, data and pages they check, by
-its id, and its module build code.  A second module's tests take their module the same way."""
+"""What the tests share (not tests themselves): a module's tests find their module by their own folder
+(`this_module(__file__)` in modules/<id>/tests/), so the template's tests run unchanged in every module;
+its test results (the fixture), its corpus, and the page-parsing helpers."""
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,20 +14,35 @@ from scripts import course, paths
 
 from scripts.measure import results
 
-MODULE_ID = "03-sequence-models"
-M3 = course.module(MODULE_ID)
+def this_module(test_file: str) -> course.Module:
+    """The module whose tests/ folder holds test_file (modules/<id>/tests/test_*.py)."""
+    folder = Path(test_file).resolve().parent
+    if folder.name != "tests" or folder.parent.parent != paths.ROOT / "modules":
+        raise ValueError(f"{test_file} is not in a module's tests folder (modules/<id>/tests/)")
+    return course.module(folder.parent.name)
 
 
-def fixture() -> dict:
-    """Module 3's test results (tests/fixtures/<id>/results.json: made up, NOT measurements)."""
-    return json.loads(M3.fixture.read_text(encoding="utf-8"))
+def fixture(module: course.Module) -> dict:
+    """A module's test results (tests/fixtures/<id>/results.json: made up, NOT measurements)."""
+    return json.loads(module.fixture.read_text(encoding="utf-8"))
 
 
-def fake_lab_results(settings="full") -> dict:
+def corpus(module: course.Module) -> Path:
+    """A module's corpus (module.yml's lab.corpus, or LAB_CORPUS).  A test that needs it fails when it is
+    missing, never skips: only the tests that need `quarto` may skip."""
+    path = module.corpus()
+    if path is None or not path.is_file():
+        where = "LAB_CORPUS" if os.environ.get("LAB_CORPUS") else f"lab.corpus in {paths.rel(module.dir / 'module.yml')}"
+        pytest.fail(f"the corpus is missing at {path} (from {where}): put it there or set LAB_CORPUS to its path",
+                    pytrace=False)
+    return path
+
+
+def fake_lab_results(module: course.Module, settings="full") -> dict:
     """What Module 3's lab's last cell writes, made from the fixture (its LSTM curve made to satisfy the claims)."""
     from scripts.measure import build
 
-    d = fixture()
+    d = fixture(module)
     prov = d.pop("provenance")
     d.pop("claims")
     d.pop("schema_version")

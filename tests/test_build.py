@@ -20,14 +20,22 @@ import pytest
 
 from scripts.measure import build, claims, lab_source, results
 
-from scripts import files, paths
+from scripts import course, files, paths
 
 from scripts.pages import render_site
 from scripts.paths import ROOT
-from tests.support import M3, committed_results, fake_lab_results, fixture
+from tests.support import committed_results, corpus, fake_lab_results, fixture
+
+# the module whose real lab and data these tests build with (its fake lab results are its own shape)
+M3 = course.module("03-sequence-models")
 
 FIXTURE = M3.fixture
 COMMITTED = M3.results
+
+
+@pytest.fixture(scope="session")
+def corpus_path():
+    return corpus(M3)
 
 
 
@@ -40,7 +48,7 @@ def snapshot(paths) -> dict:
 def built(tmp_path):
     """A complete previous build in tmp_path/out (from fake lab results), and the lab results file."""
     lab = tmp_path / "lab_results.json"
-    lab.write_text(json.dumps(fake_lab_results()))
+    lab.write_text(json.dumps(fake_lab_results(M3)))
     out = tmp_path / "out"
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 0
     return out, lab
@@ -115,7 +123,7 @@ def test_failing_claim_at_full_settings_fails_the_build_and_writes_nothing(built
 
 def test_failing_claim_at_quick_settings_is_reported_not_enforced(tmp_path, capsys):
     lab = tmp_path / "lab.json"
-    d = fake_lab_results("quick")
+    d = fake_lab_results(M3, "quick")
     d["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
     lab.write_text(json.dumps(d))
     out = tmp_path / "q"
@@ -274,7 +282,7 @@ def test_quick_never_targets_the_committed_files(capsys):
 # figures
 # --------------------------------------------------------------------------------------------
 def test_figures_are_labelled_svg():
-    d = fixture()
+    d = fixture(M3)
     d["clipping_demo"]["unclipped"]["loss"][-3:] = [None, None, None]   # a diverged run draws too
     figs = M3.code.plots.draw_all(d)
     assert set(figs) == set(M3.code.plots.FIGURE_NAMES)
@@ -459,7 +467,7 @@ def test_second_concurrent_build_is_refused(built, capsys):
 # --------------------------------------------------------------------------------------------
 def lab_results(settings: str) -> dict:
     """What the lab's last cell writes, from the fixture, with an LSTM curve that satisfies the claims."""
-    d = fixture()
+    d = fixture(M3)
     prov = d.pop("provenance")
     for key in ("claims", "schema_version"):
         d.pop(key)

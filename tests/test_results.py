@@ -11,7 +11,10 @@ import pytest
 from scripts import course, files, paths
 
 from scripts.measure import results
-from tests.support import M3, fake_lab_results, fixture
+from tests.support import fake_lab_results, fixture
+
+# the module whose real lab and data these tests build with (its fake lab results are its own shape)
+M3 = course.module("03-sequence-models")
 
 SHA = "0123456789abcdef" * 4
 
@@ -23,7 +26,7 @@ def test_dumps_is_the_one_stable_serialization():
 
 
 def test_staleness_defaults_to_full_settings_and_names_a_missing_file(tmp_path):
-    d = fixture()
+    d = fixture(M3)
     d["provenance"].update(lab_source_sha256=SHA, settings="full")
     path = tmp_path / "results.json"
     path.write_text(json.dumps(d), encoding="utf-8")
@@ -69,7 +72,7 @@ def test_a_failure_while_backing_up_is_reported_as_itself(tmp_path, monkeypatch)
 
 
 def results_file(tmp_path, settings="full"):
-    d = fixture()
+    d = fixture(M3)
     d["provenance"].update(lab_source_sha256=SHA, settings=settings)
     path = tmp_path / "results.json"
     path.write_text(json.dumps(d), encoding="utf-8")
@@ -98,7 +101,7 @@ def test_every_state_reports_both_hashes_and_what_it_means(tmp_path):
 def test_schema_messages_name_the_place_and_stay_short(tmp_path):
     with pytest.raises(results.ResultsError, match=r"at \(top level\): \[\] is not of type 'object'"):
         results.validate(M3, [])
-    d = fixture()
+    d = fixture(M3)
     # "'" + s + "' is not of type 'number'" is len(s) + 26 characters: 200 is kept whole, 201 is cut
     for length, shown in ((174, "'" + "9" * 174 + "' is not of type 'number'"),
                           (175, ("'" + "9" * 175 + "' is not of type 'number'")[:200] + "...")):
@@ -136,7 +139,7 @@ def test_write_if_changed_never_leaves_a_half_written_file(tmp_path, monkeypatch
 
 
 def test_a_nan_is_refused_naming_where_it_is(tmp_path):
-    d = fixture()
+    d = fixture(M3)
     d["gradient_by_distance"]["rnn_grad_norm"][3] = float("nan")
     d["clipping_demo"]["clipped"]["final_loss"] = float("inf")
     p = tmp_path / "results.json"
@@ -169,7 +172,7 @@ def test_messages_name_project_files_relative_to_the_project(tmp_path, monkeypat
 
 
 def results_file_with_sha(tmp_path, sha: str, settings: str = "full"):
-    d = fixture()
+    d = fixture(M3)
     d["provenance"].update(lab_source_sha256=sha, settings=settings)
     path = tmp_path / "results.json"
     path.write_text(json.dumps(d), encoding="utf-8")
@@ -227,11 +230,11 @@ def test_successful_overwrite_leaves_no_backup_or_temp_file(tmp_path):
 # schema
 # --------------------------------------------------------------------------------------------
 def test_fixture_matches_schema():
-    results.validate(M3, fixture())
+    results.validate(M3, fixture(M3))
 
 
 def test_broken_copy_is_rejected_with_clear_message(tmp_path):
-    d = fixture()
+    d = fixture(M3)
     d["models"]["lstm"]["test_nats"] = "1.6"
     del d["provenance"]["lab_source_sha256"]
     with pytest.raises(results.ResultsError) as e:
@@ -287,7 +290,7 @@ def test_the_build_writes_exactly_the_provenance_schema():
     from scripts.measure import build
 
     shared = json.loads(results.PROVENANCE_SCHEMA.read_text(encoding="utf-8"))
-    prov = build.assemble(M3, fake_lab_results(), "0" * 64, "1" * 64, "2026-12-04T00:00:00Z", {"total": 1.0})["provenance"]
+    prov = build.assemble(M3, fake_lab_results(M3), "0" * 64, "1" * 64, "2026-12-04T00:00:00Z", {"total": 1.0})["provenance"]
     assert set(prov) == set(shared["required"]) == set(shared["properties"])
 
 
@@ -297,12 +300,12 @@ def test_the_build_writes_exactly_the_provenance_schema():
     ({"device_type": "tpu"}, "at provenance/device_type: 'tpu' is not one of"),
 ])
 def test_a_provenance_the_build_would_not_write_is_refused(change, problem):
-    d = fixture()
+    d = fixture(M3)
     d["provenance"].update(change)
     assert any(problem in line for line in results.schema_errors(M3, d)), results.schema_errors(M3, d)
 
 
 def test_a_lab_that_reads_no_corpus_records_null():
-    d = fixture()
+    d = fixture(M3)
     d["provenance"]["corpus_sha256"] = None
     assert results.schema_errors(M3, d) == []

@@ -14,7 +14,7 @@ import pytest
 from scripts.measure import claims
 
 from scripts import course, paths
-from tests.support import M3
+M3 = course.module("03-sequence-models")
 
 QUICK_RUN = M3.fixture.parent / "lab-results-quick.json"   # a quick run's own file, as the lab's results cell saves it
 MODULES = [m for m in course.modules() if (m.dir / claims.CLAIMS_FILE).is_file()]

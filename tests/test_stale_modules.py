@@ -6,8 +6,10 @@ from types import SimpleNamespace
 
 from scripts.measure import results
 
+from scripts import course
 from scripts.ci import stale_modules
-from tests.support import M3
+
+M3 = course.module("03-sequence-models")
 
 MODULES = [SimpleNamespace(id="03-sequence-models"), SimpleNamespace(id="04-attention"), SimpleNamespace(id="05-x")]
 FRESH = results.Status("fresh", "up to date")

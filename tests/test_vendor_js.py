@@ -1,7 +1,7 @@
 """scripts/pages/vendor_js.py, the pre-render vendoring: d3, Plot, Inputs and htl from the pinned npm
 packages, wrapped into one ES module (vendor/observable-libs.js) that sets no globals and asks no CDN,
 written again only when the versions change.  (The post-render passes that vendor_js.py once held
-are tested in tests/js/postrender-passes.test.mjs; the demos offline in tests/js/demos-offline.test.mjs.)"""
+are tested in tests/js/postrender-passes.test.mjs; the demos offline in modules/03-sequence-models/tests/measured-demos-offline.test.mjs.)"""
 from __future__ import annotations
 
 import json

@@ -4,7 +4,7 @@
 // Equation 9: g ← g · min(1, κ / ‖g‖).  The demo sets a two-parameter gradient g and κ and draws
 // g and its clipped version as arrows; the measured run (data/03-sequence-models/results.json, `clipping_demo`) is
 // the loss and the gradient norm (before clipping) per step of two RNNs trained with SGD on the
-// same batches, one clipped at κ and one not.  No DOM, no import but the course's number formatter (tests/js/clipping-demo.test.mjs).
+// same batches, one clipped at κ and one not.  No DOM, no import but the course's number formatter (modules/03-sequence-models/tests/clipping-demo.test.mjs).
 
 // the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_factor, fmt_fixed, fmt_short} from "../../_extensions/course/formatting.js";

@@ -8,7 +8,7 @@
 // what the same gates would carry if each unit held one step's gate for all k steps (a value f
 // carries more than θ exactly when f > θ^(1/k); from `forget_gate.histogram`), and two constant
 // gates taken from the section's own arithmetic.  No DOM, no import but the course's number
-// formatter (tests/js/forget-gate-demo.test.mjs).
+// formatter (modules/03-sequence-models/tests/forget-gate-demo.test.mjs).
 
 // the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_factor, fmt_fixed, fmt_percent, fmt_short} from "../../_extensions/course/formatting.js";

@@ -5,7 +5,7 @@
 // (RNN) and of ∂L_T/∂(h_s, c_s) (LSTM), averaged over the validation chunks, and the spectral
 // norm ‖W‖ of the trained RNN's recurrent matrix.  Equation 8 bounds ‖∂h_T/∂h_s‖ by ‖W‖^(T−s),
 // so ‖∂L_T/∂h_s‖ ≤ ‖∂L_T/∂h_T‖ · ‖W‖^(T−s): the bound is drawn from the measured value at
-// distance 0.  No DOM, no import but the course's number formatter (tests/js/measured-gradient.test.mjs).
+// distance 0.  No DOM, no import but the course's number formatter (modules/03-sequence-models/tests/measured-gradient.test.mjs).
 
 // the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_factor, fmt_fixed, fmt_sci} from "../../_extensions/course/formatting.js";

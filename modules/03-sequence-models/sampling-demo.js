@@ -5,7 +5,7 @@
 // controls into the distribution the sampler draws from: temperature first (Equation 12,
 // softmax(z / τ)), then top-k, then nucleus (top-p), in the order Hugging Face's generate()
 // applies them.  At τ = 1 the filters are exactly the lab's top_k_filter and nucleus_filter.
-// No DOM, no import but the course's number formatter: it runs in the browser and in node (tests/js/sampling-demo.test.mjs).
+// No DOM, no import but the course's number formatter: it runs in the browser and in node (modules/03-sequence-models/tests/sampling-demo.test.mjs).
 
 // the numbers it shows follow the rules of scripts/pages/formatting.py (the page's and the figures')
 import {fmt_short} from "../../_extensions/course/formatting.js";

@@ -4,6 +4,7 @@
 //
 //   import {modules, module, moduleOf} from "./course.mjs";
 //   const m = module("03-sequence-models");
+//   const m = thisModule(import.meta.url);     // in modules/<id>/tests/: the module the test belongs to
 //   m.dir, m.page("slides.qmd"), m.results, m.fixture, m.figuresDir, m.metadataFile, m.generated
 //   const demo = await import(m.demoUrl("clipping-demo"));          // modules/<id>/clipping-demo.js
 //
@@ -117,6 +118,17 @@ export function modules() {
 export function module(id) {
   const found = modules().find((m) => m.id === id);
   if (!found) throw new Error(`no module ${JSON.stringify(id)} (modules/<id>/module.yml); the course has: ${modules().map((m) => m.id).join(", ") || "none"}`);
+  return found;
+}
+
+/**
+ * The module a test file belongs to, from its own URL (`thisModule(import.meta.url)` in
+ * modules/<id>/tests/): a module's tests name no module, so the template's run unchanged in every module.
+ */
+export function thisModule(url) {
+  const file = fileURLToPath(url);
+  const found = moduleOf(file);
+  if (!found) throw new Error(`${relative(ROOT, file)} is not in a module's folder (modules/<id>/tests/)`);
   return found;
 }
 

@@ -23,7 +23,7 @@ export const MODULE_PAGE = `${module("03-sequence-models").site}/index.html`;   
 
 /** Why the rendered-site suites skip here, or false: quarto or Chromium missing. */
 export const skip = !onPath("quarto") ? "quarto is not on PATH: the rendered site cannot be built here " +
-    "(tests/js/offline-demo.test.mjs checks the demo and the self-hosted libraries without it)"
+    "(modules/03-sequence-models/tests/gradient-demo-offline.test.mjs checks the demo and the self-hosted libraries without it)"
   : !hasChromium() ? `no Chromium at ${CHROMIUM} (scripts/setup.sh installs it)` : false;
 
 /** The rendered project `dir` (renderedSite()) served, and a Chromium of this suite's own:

@@ -2,10 +2,10 @@
 // Check yourself, g = (3, 4)), its edge cases, and the rows drawn from the measured run.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {module} from "./course.mjs";
-import {fmt_factor, fmt_fixed} from "../../_extensions/course/formatting.js";
+import {thisModule} from "../../../tests/js/course.mjs";
+import {fmt_factor, fmt_fixed} from "../../../_extensions/course/formatting.js";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const {
   norm, clipByNorm, directionDegrees, circle, clipReadout, measuredRows, stepReadout, RUNS, ARROW_FRAME, pointerToVector,
 } = await import(m.demoUrl("clipping-demo"));

@@ -3,9 +3,9 @@
 // Expected values are worked out by hand in the comments.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {module} from "./course.mjs";
+import {thisModule} from "../../../tests/js/course.mjs";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const demo = (name) => import(m.demoUrl(name));
 const {circle, clipReadout, directionDegrees, stepReadout} = await demo("clipping-demo");
 const {

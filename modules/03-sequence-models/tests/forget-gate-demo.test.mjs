@@ -4,9 +4,9 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync} from "node:fs";
-import {module} from "./course.mjs";
+import {thisModule} from "../../../tests/js/course.mjs";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const {
   F_INIT, F_HALF_AT_50, gateCut, constantCarries, checkHistogram, shareAbove, heldShare, checkDirectPath,
   measuredShare, shareRows, SERIES, percent, forgetReadout, forgetSummary,

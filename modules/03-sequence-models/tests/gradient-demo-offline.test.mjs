@@ -10,12 +10,12 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync, mkdirSync} from "node:fs";
 import {join, relative} from "node:path";
-import {ROOT, DEMO_SETUP, DEMO_CSS, module} from "./course.mjs";
-import {compileOjsPage} from "./ojs-harness.mjs";
-import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "./browser.mjs";
-import {assertNoProblems} from "./page-checks.mjs";
+import {ROOT, DEMO_SETUP, DEMO_CSS, thisModule} from "../../../tests/js/course.mjs";
+import {compileOjsPage} from "../../../tests/js/ojs-harness.mjs";
+import {serve, openOffline, hasChromium, plotPaths, CHROMIUM} from "../../../tests/js/browser.mjs";
+import {assertNoProblems} from "../../../tests/js/page-checks.mjs";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const PARTIAL = m.page("_gradient-demo.ojs");
 // the page includes the shared OJS set-up (Plot, Inputs, d3, htl from vendor/) once, before the demos
 const SETUP = DEMO_SETUP;
@@ -65,9 +65,9 @@ test("offline: vendored Plot/Inputs/d3 load and the demo draws and reacts", {ski
     await page.evaluate(() => document.fonts.ready);
     if (process.env.SCREENSHOT_DIR) {
       mkdirSync(process.env.SCREENSHOT_DIR, {recursive: true});
-      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "offline-demo-light.png"), fullPage: true});
+      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "gradient-demo-offline-light.png"), fullPage: true});
       await page.evaluate(() => document.body.classList.replace("quarto-light", "quarto-dark"));
-      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "offline-demo-dark.png"), fullPage: true});
+      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "gradient-demo-offline-dark.png"), fullPage: true});
     }
     assertNoProblems(problems);
   } finally {

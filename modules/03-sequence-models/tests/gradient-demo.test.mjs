@@ -1,12 +1,12 @@
 // Unit tests of the section-4 demo module against the spec's worked example (one hidden unit).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {module} from "./course.mjs";
+import {thisModule} from "../../../tests/js/course.mjs";
 
 const {
   T, Y_MIN, Y_MAX, MEASURED, BOUND, oneStepFactor, runStates, gradientByDistance, clampLog,
   isClamped, finalState, readout, plotRows, Y_TICKS, tickLabel,
-} = await import(module("03-sequence-models").demoUrl("gradient-demo"));
+} = await import(thisModule(import.meta.url).demoUrl("gradient-demo"));
 
 const close = (a, b, rel = 1e-12) => Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b));
 

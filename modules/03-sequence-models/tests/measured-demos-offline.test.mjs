@@ -13,13 +13,13 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync, mkdirSync} from "node:fs";
 import {join, relative} from "node:path";
-import {ROOT, DEMO_SETUP, DEMO_CSS, module} from "./course.mjs";
-import {compileOjsPage} from "./ojs-harness.mjs";
-import {serve, openOffline, hasChromium, CHROMIUM} from "./browser.mjs";
-import {assertNoProblems} from "./page-checks.mjs";
-import {redrawTime} from "./redraw-time.mjs";
+import {ROOT, DEMO_SETUP, DEMO_CSS, thisModule} from "../../../tests/js/course.mjs";
+import {compileOjsPage} from "../../../tests/js/ojs-harness.mjs";
+import {serve, openOffline, hasChromium, CHROMIUM} from "../../../tests/js/browser.mjs";
+import {assertNoProblems} from "../../../tests/js/page-checks.mjs";
+import {redrawTime} from "../../../tests/js/redraw-time.mjs";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const PARTIALS = [DEMO_SETUP, ...["_sampling-demo.ojs", "_clipping-demo.ojs", "_clipping-measured.ojs",
   "_forget-gate-demo.ojs", "_gradient-measured-rnn.ojs", "_gradient-measured-lstm.ojs"].map((p) => m.page(p))];
 const HARNESS = `/${m.site}/demos-harness.html`;
@@ -106,7 +106,7 @@ test("offline: the four demos draw from the data and every control redraws its p
     console.log("redraw times in this harness (ms; see redraw-time.mjs):", JSON.stringify(timings));
     if (process.env.SCREENSHOT_DIR) {
       mkdirSync(process.env.SCREENSHOT_DIR, {recursive: true});
-      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "demos-offline.png"), fullPage: true});
+      await page.screenshot({path: join(process.env.SCREENSHOT_DIR, "measured-demos-offline.png"), fullPage: true});
     }
     assert.equal(await page.locator(".observablehq--error").count(), 0);
     assertNoProblems(problems);

@@ -2,10 +2,10 @@
 // bound anchored at distance 0 against hand arithmetic, values a log axis cannot draw, readouts.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {module} from "./course.mjs";
-import {fmt_sci} from "../../_extensions/course/formatting.js";
+import {thisModule} from "../../../tests/js/course.mjs";
+import {fmt_sci} from "../../../_extensions/course/formatting.js";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const {
   RNN, LSTM, BOUND, ratioText, gradientSummary, checkGradientData, boundAt, gradientRows, logDomain, firstUndrawable, gradientReadout,
 } = await import(m.demoUrl("measured-gradient"));

@@ -2,9 +2,9 @@
 // example and its Check yourself), the edge cases of Equation 12, and the fixture's recorded data.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {module} from "./course.mjs";
+import {thisModule} from "../../../tests/js/course.mjs";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const {
   temperatureProbs, topKMask, nucleusMask, samplingDistribution, entropy, keptByFilter, chartRows, barsThatFit,
   nearestSample, describeSample, promptLabel, showChar, speakChar, checkSamplingData, TAU_ZERO,

@@ -16,11 +16,11 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, writeFileSync, existsSync, mkdirSync} from "node:fs";
 import {join} from "node:path";
-import {ROOT, module} from "./course.mjs";
-import {renderedSite} from "./site-render.mjs";
-import {serve, openOffline, hasChromium, onPath, plotPaths, CHROMIUM} from "./browser.mjs";
+import {ROOT, thisModule} from "../../../tests/js/course.mjs";
+import {renderedSite} from "../../../tests/js/site-render.mjs";
+import {serve, openOffline, hasChromium, onPath, plotPaths, CHROMIUM} from "../../../tests/js/browser.mjs";
 
-const M = module("03-sequence-models");
+const M = thisModule(import.meta.url);
 const DECK = `/${M.site}/slides.html`;
 const SPEC = join(ROOT, "..", "shared", "spec", `module-${M.id}.txt`);
 const SIZES = [[1280, 720], [1920, 1080]];

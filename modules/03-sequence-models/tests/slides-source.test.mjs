@@ -5,10 +5,10 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync, existsSync} from "node:fs";
 import {basename, join} from "node:path";
-import {ROOT, includeTarget} from "./qmd-files.mjs";
-import {module} from "./course.mjs";
+import {ROOT, includeTarget} from "../../../tests/js/qmd-files.mjs";
+import {thisModule} from "../../../tests/js/course.mjs";
 
-const m = module("03-sequence-models");
+const m = thisModule(import.meta.url);
 const read = (name) => readFileSync(m.page(name), "utf8");
 // the files a page of the module includes (as Quarto finds them), in order
 const includes = (name) => [...read(name).matchAll(/^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}/gm)]

@@ -11,9 +11,11 @@ import pytest
 from scripts.measure import claims, lab_source
 
 from scripts import paths
-from tests.support import M3, fake_lab_results, fixture
+from tests.support import fake_lab_results, fixture, this_module
 
-FIXTURE = fixture()
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
+
+FIXTURE = fixture(M3)
 
 
 def holds(name: str, data: dict) -> bool:
@@ -316,7 +318,7 @@ def test_unclipped_loss_spikes_then_falls_back_at_its_edges():
 
 def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
     """python -m scripts.measure.claims: exit 2 and one line on stderr for a file it cannot read (issue 17)."""
-    d = fixture()
+    d = fixture(M3)
     d["models"]["lstm"]["test_nats"] = float("nan")
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(d), encoding="utf-8")
@@ -325,7 +327,7 @@ def test_claims_on_a_bad_file_print_one_line_and_no_traceback(tmp_path, capsys):
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert err == f"claims: {M3.id}: {p} is not valid JSON: non-finite number at models/lstm/test_nats (the lab must write null)\n"
     del d["gradient_by_distance"]
-    p.write_text(json.dumps({**d, "models": fixture()["models"]}), encoding="utf-8")
+    p.write_text(json.dumps({**d, "models": fixture(M3)["models"]}), encoding="utf-8")
     assert claims.main([str(p)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "(1 problem): at (top level): 'gradient_by_distance' is a required property" in err
@@ -340,7 +342,7 @@ def claim(name: str):
 
 
 def with_ratio_at_50(ratio: float) -> dict:
-    d = fixture()
+    d = fixture(M3)
     g = d["gradient_by_distance"]
     i = g["distance"].index(50)
     g["rnn_grad_norm"][i] = 1e-6
@@ -350,7 +352,7 @@ def with_ratio_at_50(ratio: float) -> dict:
 
 
 def with_clipped_final_loss(loss: float) -> dict:
-    d = fixture()
+    d = fixture(M3)
     d["clipping_demo"]["clipped"]["final_loss"] = loss
     return d
 
@@ -375,8 +377,8 @@ def test_claim_thresholds_at_the_boundaries_the_page_states():
 # claims
 # --------------------------------------------------------------------------------------------
 def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
-    d = fixture()
-    d.update(fake_lab_results())
+    d = fixture(M3)
+    d.update(fake_lab_results(M3))
     assert not claims.failed(claims.evaluate(M3, d))
     broken = copy.deepcopy(d)
     broken["gradient_by_distance"]["rnn_first_all_zero_distance"] = 150
@@ -386,7 +388,7 @@ def test_claims_hold_on_fake_measurement_and_name_the_broken_one():
 
 
 def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
-    d = fixture()
+    d = fixture(M3)
     d["models"]["rnn"] = {}
     out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["neural_models_beat_best_ngram"]["holds"]
@@ -394,7 +396,7 @@ def test_claim_that_cannot_be_computed_fails_instead_of_crashing():
 
 
 def test_ngram_rows_must_match_lab1():
-    d = fixture()
+    d = fixture(M3)
     d["models"]["trigram"]["test_nats"] = 2.0861
     out = {c["name"]: c for c in claims.evaluate(M3, d)}
     assert not out["ngram_rows_match_lab1"]["holds"]

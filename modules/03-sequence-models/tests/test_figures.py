@@ -6,7 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.support import M3
+from tests.support import this_module
+
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
 
 DIAGRAMS = M3.code.diagrams.DIAGRAMS
 

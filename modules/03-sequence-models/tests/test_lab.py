@@ -13,7 +13,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from scripts.measure.lab_source import load_lab
-from tests.support import M3
+from tests.support import this_module
+
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
 import copy
 
 

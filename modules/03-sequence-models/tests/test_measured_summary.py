@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from scripts.ci import measured_summary
-from tests.support import M3
+from tests.support import this_module
+
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
 
 
 def test_the_description_gives_provenance_summary_and_every_claim(capsys):

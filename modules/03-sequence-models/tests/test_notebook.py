@@ -11,7 +11,9 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from scripts.measure.lab_source import load_lab, read_source, solution_notebook, student_notebook
-from tests.support import M3
+from tests.support import this_module
+
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
 
 EXERCISES = ["1", "2", "3b", "4", "5", "challenge"]
 HINTED = ["1", "2", "3b", "4", "5", "challenge"]

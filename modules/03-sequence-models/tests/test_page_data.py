@@ -14,7 +14,9 @@ import yaml
 from scripts import paths
 
 from scripts.pages import site_data
-from tests.support import M3, fixture
+from tests.support import fixture, this_module
+
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
 
 PD = M3.code.page_data       # the module's own formatting of its data
 
@@ -26,7 +28,7 @@ def values(data: dict) -> dict:
 
 @pytest.fixture
 def data() -> dict:
-    d = fixture()
+    d = fixture(M3)
     m = d["models"]
     m["rnn"].update(test_nats=1.69594, perplexity=5.45155, bpc=2.44672, parameters=103041, training_steps=1000)
     m["lstm"].update(test_nats=1.6114, perplexity=5.0098, parameters=350593, training_steps=2000)

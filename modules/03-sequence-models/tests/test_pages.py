@@ -27,7 +27,9 @@ from scripts.measure import claims, results
 
 from scripts import course, paths
 from scripts.paths import ROOT
-from tests.support import M3, fixture, pandoc_ast, section_text
+from tests.support import fixture, pandoc_ast, section_text, this_module
+
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
 
 MODULE = M3.dir
 FIXTURE = M3.fixture
@@ -218,7 +220,7 @@ def test_site_data_validates_and_writes_everything(gen):
 
 
 def test_site_data_rejects_invalid_data(tmp_path):
-    bad = fixture()
+    bad = fixture(M3)
     del bad["models"]["lstm"]["perplexity"]
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(bad))
@@ -555,7 +557,7 @@ def test_worked_examples_match_the_spec(gen):
 def test_the_results_table_shows_each_label_once(gen):
     """The lab's labels already name k, n, d_h and the steps: the table must not append them again."""
     out, _ = gen
-    data = fixture()
+    data = fixture(M3)
     table = (out / GENERATED_REL / "_results-table.md").read_text(encoding="utf-8")
     labels = [line.split("|")[1].strip() for line in table.splitlines()[2:8]]
     assert len(labels) == 6
@@ -572,7 +574,7 @@ def test_the_results_table_shows_each_label_once(gen):
 def test_the_fixture_labels_are_as_long_as_the_real_ones():
     """Short fixture labels hid a suffix appended twice; the fixture mirrors the lab's label format."""
     real = json.loads(M3.results.read_text(encoding="utf-8"))["models"]
-    made_up = fixture()["models"]
+    made_up = fixture(M3)["models"]
     for key in ["bigram", "trigram", "best_ngram", "rnn", "lstm"]:
         strip = lambda s: re.sub(r"\d[\d,.]*", "#", s)  # noqa: E731  (the numbers may differ, not the words)
         assert strip(made_up[key]["label"]) == strip(real[key]["label"]), key
@@ -580,7 +582,7 @@ def test_the_fixture_labels_are_as_long_as_the_real_ones():
 
 def test_section_4_answer_computes_from_the_numbers_it_shows(tmp_path):
     """'1 - 1/6.0 = 0.833', not 0.832 from the unrounded 5.97: every step uses the previous shown value."""
-    data = fixture()
+    data = fixture(M3)
     data["gradient_by_distance"]["rnn_spectral_norm_W"] = 5.97
     p = tmp_path / "d.json"
     p.write_text(json.dumps(data))
@@ -680,7 +682,7 @@ def test_no_measured_number_is_typed_into_a_page(gen, tmp_path):
 def test_pages_show_the_datas_values(gen, module_text):
     """Each measured value the briefing shows is the fixture's, formatted, at the data key it comes from."""
     out, v = gen
-    data = fixture()
+    data = fixture(M3)
     text = plain_text(module_text)
     table = (out / GENERATED_REL / "_results-table.md").read_text(encoding="utf-8")
     for key in ["uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm"]:
@@ -713,7 +715,7 @@ def test_pages_show_the_datas_values(gen, module_text):
 def test_changing_the_data_changes_the_page(tmp_path):
     """Changed data, rebuilt page data: the page shows the new values where it shows each key, and the
     fixture's are gone (the expected texts are computed here by hand, not by scripts/pages/formatting.py)."""
-    data = fixture()
+    data = fixture(M3)
     changed = copy.deepcopy(data)
     changed["models"]["lstm"]["test_nats"] = 1.4321
     changed["models"]["lstm"]["perplexity"] = 4.1876
@@ -769,7 +771,7 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
     the notebook prints them (two figures; the power from the shown mean), the measured direct-path products, and the
     sentence the data picks; it no longer names a cause the lab never measured."""
     _, v = gen
-    data = fixture()
+    data = fixture(M3)
     g = data["gradient_by_distance"]
     box = next(" ".join(stringify(b) for b in blocks) for _, _, title, blocks in callouts(module_ast)
                if "What Lab 3 Measured for the LSTM" in title)
@@ -812,7 +814,7 @@ def test_the_lstms_measured_finding_is_stated_with_the_data(module_ast, gen):
     assert_shown(page, {"gradient.saturated_share": g["saturated_share"], "gradient.bound_factor": g["bound_factor"],
                         "gradient.saturation_verdict": g["saturation_verdict"]})
     assert g["saturation_verdict"] == M3.code.page_data.SATURATION_BOX[
-        M3.code.claims.saturation_bound_verdict(fixture()["gradient_by_distance"])]
+        M3.code.claims.saturation_bound_verdict(fixture(M3)["gradient_by_distance"])]
 
 
 def committed_claims() -> dict[str, bool]:

@@ -24,9 +24,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.support import M3, pandoc_ast, section_text
+from scripts import paths
+from tests.support import pandoc_ast, section_text, this_module
 
-ROOT = Path(__file__).resolve().parent.parent
+M3 = this_module(__file__)    # the module these tests belong to (their folder's)
+
+ROOT = paths.ROOT
 GLOSSARY = M3.dir / "glossary.qmd"
 MODULE_PAGE = M3.dir / "index.qmd"
 BIB = ROOT / "references.bib"
