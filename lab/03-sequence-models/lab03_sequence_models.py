@@ -62,6 +62,7 @@
 # %% tags=["def"]
 #@title Settings and imports (provided) { display-mode: "form" }
 import ast
+import builtins
 import difflib
 import functools
 import hashlib
@@ -313,27 +314,46 @@ PREDICTION_NAME = "my_prediction_3a"
 PREDICTION_LINE = re.compile(r"^(\s*" + PREDICTION_NAME + r"\s*=\s*)(.*?)\s*$")
 
 
+def _unknown_name(value, namespace):
+    """True when the prediction's value is a bare name that Python knows neither in the cell's namespace nor as a
+    built-in: running the cell could only stop with a NameError (`my_prediction_3a = shrinks`)."""
+    return isinstance(value, ast.Name) and value.id not in namespace and not hasattr(builtins, value.id)
+
+
 def quote_prediction(lines):
-    """An IPython input transformer (registered below): a prediction line whose text is not in quotes, which
-    Python cannot read (a SyntaxError or NameError), is read as that text, with a note that says so, so that the
-    student's words are kept and the cell tells them how to write it next time."""
+    """An IPython input transformer (registered below). A cell that Python can read runs exactly as written, on
+    any number of lines (parenthesized or triple-quoted strings, comments, f-strings). Only when the whole cell
+    does not parse, or its prediction is a bare word Python does not know (a NameError), is the prediction line
+    read as the words after `my_prediction_3a =`; the cell then says which line it rewrote, and how to write it,
+    so the student's words are kept."""
+    source = "".join(lines)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        tree = None
+    if tree is not None:
+        known = set(quote_prediction.__globals__) | {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
+                                                      and isinstance(node.ctx, ast.Store)}
+        unknown = [node.lineno - 1 for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                   and [getattr(t, "id", None) for t in node.targets] == [PREDICTION_NAME]
+                   and _unknown_name(node.value, known)]
+        if not unknown:
+            return lines                                        # valid Python: untouched
     for n, line in enumerate(lines):
         m = PREDICTION_LINE.match(line)
-        if not m:
+        if not m or (tree is not None and n not in unknown):
             continue
-        try:
-            value = ast.parse(line.strip()).body[0].value
-            if isinstance(value, ast.Constant):
-                return lines                                    # a string, a number or None: Python reads it
-        except SyntaxError:
-            pass
         text = re.sub(r"\s+#.*$", "", m.group(2)).strip().strip("\"'").strip()
-        note = (f"⚠️ Exercise 3A: your prediction was not in quotes, so Python could not read it as text; it is "
-                f"saved as the sentence {text!r}. Next time write it as a sentence in double quotes: "
-                f"{PREDICTION_NAME} = \"{text}\"")
-        lines = list(lines)
-        lines[n] = f"{m.group(1)}{text!r}; print({note!r})\n"
-        return lines
+        note = (f"⚠️ Exercise 3A: your prediction was not in quotes, so Python could not read it as text. This cell's "
+                f"line {n + 1}, {line.strip()!r}, ran as {PREDICTION_NAME} = {text!r}: it is saved as the sentence "
+                f"{text!r}. Next time write it as a sentence in double quotes: {PREDICTION_NAME} = \"{text}\"")
+        rewritten = list(lines)
+        rewritten[n] = f"{m.group(1)}{text!r}; print({note!r})\n"
+        try:
+            ast.parse("".join(rewritten))
+        except SyntaxError:
+            return lines                                        # the rewrite would not help: Python says why
+        return rewritten
     return lines
 
 
@@ -561,6 +581,99 @@ def checkpoint_1(which, rnn_cell_step):
                    "gradients included, at the checkpoint's sizes and the lab's", rnn_cell_step)
 
 
+def _probe_loss(which, fn, logits, targets, how):
+    """The loss (a float) the student's function gives on a crafted probe; None if it returned no loss."""
+    out = _call(which, fn, logits, targets, names=("logits", "targets"), how=how)
+    if not (isinstance(out, (tuple, list)) and out and (torch.is_tensor(out[0]) or isinstance(out[0], (int, float)))):
+        return None
+    return _num(out[0]) if (not torch.is_tensor(out[0]) or out[0].numel() == 1) else None
+
+
+def _one_position_cause(got, z, t, eps_other=None):
+    """What the loss on one position (logits z, target t) shows, in a beginner's words; None if it is right."""
+    logp = torch.log_softmax(z.double(), -1)
+    want = float(-logp[t])
+    if got is not None and math.isfinite(got) and abs(got - want) <= 1e-4:
+        return None
+    shown = f"On one position (logits z of one row, target {t}) the loss should be -log softmax(z)[{t}] = {want:.4f}; yours is "
+    if got is None or not math.isfinite(got):
+        return shown + f"{got}."
+    shown += f"{got:.4f}."
+    if abs(got + float(z[t])) <= 1e-4:
+        return shown + " That is -z[target]: the log-softmax is missing. Take torch.log_softmax(logits, dim=-1) first."
+    if abs(got - want / math.log(2)) <= 1e-4:
+        return shown + " That is the loss in bits (log base 2); the loss is in nats: use the natural log."
+    if abs(got + float(torch.softmax(z.double(), -1)[t])) <= 1e-4:
+        return shown + " That is minus a probability: take torch.log_softmax, the log of the probability, not torch.softmax."
+    eps = (got - want) / (float(-logp.mean()) - want)
+    if 0 < eps < 1 and eps_other is not None and abs(eps - eps_other) < 1e-3:
+        return (shown + f" It mixes in {eps:.2g} of the average over every token: label smoothing "
+                f"(label_smoothing={eps:.2g}). Equation 3 scores only the target's probability: leave label smoothing out.")
+    other = [j for j in range(len(z)) if abs(got - float(-logp[j])) <= 1e-4]
+    if other:
+        return shown + (f" That is -log softmax(z)[{other[0]}]: your loss reads another token than the target. Pick "
+                        "each row's target entry: .gather(-1, targets[..., None]).")
+    return shown
+
+
+def _diagnose_loss(which, fn, V):
+    """Isolates the part of a language-model loss that differs, with crafted probes: one position, one position
+    whose target is 0, several positions, logits peaked at the targets (and at the targets moved by one), and
+    the training shape (B, T, |V|). Returns a message: what is wrong, how the probe shows it, what to change."""
+    g = torch.Generator().manual_seed(21)
+    z = torch.randn(V, generator=g, dtype=torch.float64).float()
+    loss = lambda logits, targets, how: _probe_loss(which, fn, logits, targets, how)  # noqa: E731
+    logp = torch.log_softmax(z.double(), -1)
+    one = loss(z[None], torch.tensor([5]), "on one position, target 5 (a probe the checkpoint crafted)")
+    nine = loss(z[None], torch.tensor([9]), "on one position, target 9 (a probe the checkpoint crafted)")
+    eps9 = ((nine + float(logp[9])) / (float(-logp.mean()) + float(logp[9]))
+            if nine is not None and math.isfinite(nine) else None)          # label smoothing's share, if it is that
+    cause = _one_position_cause(one, z, 5, eps_other=eps9)
+    if cause:
+        return "the loss of a single position differs. " + cause
+    zero = loss(z[None], torch.tensor([0]), "on one position, target 0 (a probe the checkpoint crafted)")
+    want0 = float(-logp[0])
+    if zero is None or not math.isfinite(zero) or abs(zero - want0) > 1e-4:
+        return (f"a target of 0 is treated differently. On one position with target 0 the loss should be "
+                f"-log softmax(z)[0] = {want0:.4f}; yours is {zero if zero is None else f'{zero:.4f}'}, while the same "
+                "position with target 5 is right. Token 0 is a real character (the newline '\\n'), and the lab "
+                "scores every position: leave out ignore_index (and any mask on target 0).")
+    N = 6
+    targets = torch.tensor([5, 9, 2, 7, 3, 1])
+    logits = torch.randn(N, V, generator=g)
+    want = float(F.cross_entropy(logits.double(), targets))
+    several = loss(logits, targets, f"on {N} positions (logits (N, |V|), N = {N})")
+    if several is not None and math.isfinite(several) and abs(several - want) > 1e-4:
+        shown = (f"Each position alone is right, but over {N} positions the loss should be the mean, {want:.4f}, and "
+                 f"yours is {several:.4f}.")
+        if abs(several - want * N) <= 1e-3:
+            return f"the average over positions differs. {shown} That is the sum: Equation 3 takes the mean (.mean())."
+        peaked = lambda tg: torch.full((N, V), -10.0).scatter(1, tg[:, None], 10.0)  # noqa: E731 - ~0 loss at tg
+        for shift in (1, -1):
+            moved = targets.roll(shift)
+            if (lambda v: v is not None and v < 1e-3)(loss(peaked(moved), targets, "on logits peaked at other targets")):
+                return (f"the targets are moved by one position. {shown} On logits that put all the probability on "
+                        f"the target of the position {'before' if shift == 1 else 'after'} each one, your loss is "
+                        "about 0: your loss pairs each position with its neighbour's target. The lab passes the "
+                        "targets already lined up (targets[n] is the character after position n): use them as they "
+                        "come, without roll or a shift.")
+        return f"the combination over positions differs. {shown}"
+    B, T = 2, 3
+    logits = torch.randn(B, T, V, generator=g)
+    targets = torch.tensor([[5, 9, 2], [7, 3, 1]])
+    want = float(F.cross_entropy(logits.reshape(-1, V).double(), targets.reshape(-1)))
+    wide = loss(logits, targets, "on logits shaped (B, T, |V|) as training passes them")
+    if wide is not None and math.isfinite(wide) and abs(wide - want) > 1e-4:
+        shown = (f"On logits of shape (N, |V|) your loss is right, but on the same kind of logits shaped (B, T, |V|) "
+                 f"= (2, 3, {V}), as training passes them, it should be {want:.4f} and yours is {wide:.4f}.")
+        if abs(wide - want * T) <= 1e-3:
+            return (f"the average over positions differs on 3-D logits. {shown} That is a sum over each sequence's "
+                    "positions: take the mean over every position, e.g. flatten to (N, |V|) first.")
+        return (f"the handling of the (B, T, |V|) shape differs. {shown} Take the softmax and pick the target "
+                "along the last dimension (dim=-1), or flatten logits to (N, |V|) and targets to (N,) first.")
+    return None
+
+
 @checkpoint("Checkpoint 2 (Exercise 2, lm_loss_and_ppl)")
 def checkpoint_2(which, lm_loss_and_ppl, vocab_size=65):
     """Exercise 2: equal logits give perplexity |V|; the loss agrees with F.cross_entropy in value and gradient,
@@ -598,7 +711,9 @@ def checkpoint_2(which, lm_loss_and_ppl, vocab_size=65):
         elif abs(loss - ln_v / math.log(2)) <= 1e-4:
             cause = " Your loss is in bits (log base 2); Equation 3 uses nats (the natural log)."
         _fail(which, f"equal logits must give perplexity exactly |V| = {V}, got {ppl:.4f}; the loss should be "
-                     f"ln {V} = {ln_v:.4f}, got {loss:.4f}.{cause}")
+                     f"ln {V} = {ln_v:.4f}, got {loss:.4f}."
+                     + (cause or " To find where, the checkpoint tried crafted inputs: "
+                        + (_diagnose_loss(which, lm_loss_and_ppl, V) or "they could not tell which part differs.")))
     logits = torch.randn(B, T, V, generator=g, requires_grad=True)
     loss_t, ppl_t, bpc_t = _call(which, lm_loss_and_ppl, logits, targets, names=("logits", "targets"), dims=dims,
                                  how="on random logits that carry gradients, shaped as training passes them")
@@ -615,7 +730,9 @@ def checkpoint_2(which, lm_loss_and_ppl, vocab_size=65):
             hint = " It looks like bits (log base 2); the loss is in nats (natural log)."
         elif abs(_num(loss_t) + float(logits.detach().gather(-1, targets[..., None]).mean())) < 1e-4:
             hint = " It is the mean of -z[target]: the log-softmax is missing."
-        _fail(which, f"loss {_num(loss_t):.6f} differs from F.cross_entropy {ref:.6f}.{hint}")
+        _fail(which, f"loss {_num(loss_t):.6f} differs from F.cross_entropy {ref:.6f}."
+                     + (hint or " To find where, the checkpoint tried crafted inputs: "
+                        + (_diagnose_loss(which, lm_loss_and_ppl, V) or "they could not tell which part differs.")))
     if abs(_num(ppl_t) - math.exp(ref)) > 1e-3 * math.exp(ref):
         _fail(which, f"perplexity {_num(ppl_t):.4f} should be exp(loss) = {math.exp(ref):.4f}")
     if abs(_num(bpc_t) - ref / math.log(2)) > 1e-5:
@@ -701,6 +818,11 @@ def checkpoint_3b(which, clip_gradients):
         seen = f"expected ||g|| = {float(flat(ref).norm()):.4f} after clipping, {_row(flat(ref))}; got " \
                f"{float(flat(mine).norm()):.4f}, {_row(flat(mine))}"
         total_norm = float(ref_total)
+        if kappa != 1 and total_norm > kappa and all(torch.allclose(a.grad, gr / total_norm, atol=1e-5)
+                                                     for a, gr in zip(mine, grads)):
+            return (f"after clipping, ||g|| should be kappa = {kappa:g}, and yours is 1 ({seen}): you divided by "
+                    f"||g|| = {total_norm:.4f} without multiplying by kappa (at kappa = 1 the two agree). The factor is "
+                    "min(1, kappa / ||g||)")
         if total_norm < kappa and all(torch.allclose(a.grad, gr * kappa / total_norm, atol=1e-5)
                                       for a, gr in zip(mine, grads)):
             return (f"the gradients were scaled up although ||g|| = {total_norm:.4f} < kappa = {kappa:g} ({seen}): the "
@@ -733,7 +855,11 @@ def checkpoint_3b(which, clip_gradients):
     cases = {"g = (3, 4), kappa = 1": ([torch.tensor([3.0]), torch.tensor([4.0])], 1.0),
              "g = (3, 4), kappa = 10": ([torch.tensor([3.0]), torch.tensor([4.0])], 10.0),
              "three random tensors, kappa = 1": ([torch.randn(5, 3, generator=g) * 4, torch.randn(7, generator=g),
-                                                  torch.randn(2, 2, generator=g)], 1.0)}
+                                                  torch.randn(2, 2, generator=g)], 1.0),
+             # kappa other than 1, clipping and not: kappa = 1 alone cannot tell kappa / ||g|| from 1 / ||g||
+             "g = (3, 4), kappa = 2.5": ([torch.tensor([3.0]), torch.tensor([4.0])], 2.5),
+             "g = (3, 4), kappa = 7": ([torch.tensor([3.0]), torch.tensor([4.0])], 7.0),
+             "three random tensors, kappa = 0.3": ([torch.randn(4, generator=g), torch.randn(3, 2, generator=g)], 0.3)}
     for name, (grads, kappa) in cases.items():
         values = [torch.randn(gr.shape, generator=g) for gr in grads]
         ref = make(grads, values)
@@ -757,6 +883,191 @@ def checkpoint_3b(which, clip_gradients):
           how="with a parameter whose .grad is None, like one the loss does not use (skip those)")
     _passed(which, "matches torch.nn.utils.clip_grad_norm_, given a list or a generator: (3, 4) becomes "
                    "(0.6, 0.8) at kappa = 1 and is unchanged at kappa = 10", clip_gradients)
+
+
+GATE_NAMES = {"f": "forget gate f", "i": "input gate i", "o": "output gate o", "c": "candidate c_tilde"}
+
+
+def _vec(t):
+    """(0.500, -0.250, ...): a few numbers of a probe, for the message."""
+    return "(" + ", ".join(f"{v:.3f}" for v in t.detach().reshape(-1)[:4].tolist()) + (", ..." if t.numel() > 4 else "") + ")"
+
+
+def _near(a, b, atol=1e-4):
+    return torch.is_tensor(a) and a.shape == b.shape and bool(torch.allclose(a.detach().double(), b.double(), atol=atol))
+
+
+def _lstm_probe_params(d, d_h, on=(), seed=40):
+    """Equation 10's weights, all 0 except those named in `on` ('W_f', 'b_c', ...), which get fixed random values."""
+    g = torch.Generator().manual_seed(seed)
+    shapes = {"W": (d_h, d_h), "U": (d_h, d), "b": (d_h,)}
+    p = SimpleNamespace(**{f"{k}_{gate}": torch.zeros(shape) for gate in "fioc" for k, shape in shapes.items()})
+    for name in on:
+        setattr(p, name, torch.randn(shapes[name[0]], generator=g))
+    return p
+
+
+def _lstm_reference_gates(x, h, p):
+    pre = {gate: h @ getattr(p, f"W_{gate}").T + x @ getattr(p, f"U_{gate}").T + getattr(p, f"b_{gate}") for gate in "fioc"}
+    return {gate: (torch.tanh if gate == "c" else torch.sigmoid)(a) for gate, a in pre.items()}
+
+
+def _lstm_probe(which, fn, on=(), constant=None):
+    """One crafted call: B = 2, d = 3, d_h = 5, weights 0 except `on`; `constant` sets a bias to one value
+    ({'b_c': 1.0}). Returns (x, h_prev, c_prev, the student's h and c, the reference gates, h and c)."""
+    x = torch.tensor([[0.5, -1.0, 1.5], [-0.3, 0.8, 0.2]])
+    h = torch.tensor([[0.9, -0.6, 0.3, -0.2, 0.7], [-0.4, 0.5, -0.8, 0.6, 0.1]])
+    c = torch.tensor([[-2.0, -0.5, 0.0, 0.7, 1.6], [1.2, 0.0, -1.4, 0.4, -0.9]])   # an entry 0 on each row
+    p = _lstm_probe_params(3, 5, on)
+    for name, value in (constant or {}).items():
+        setattr(p, name, torch.full_like(getattr(p, name), value))
+    gates = _lstm_reference_gates(x, h, p)
+    c_ref = gates["f"] * c + gates["i"] * gates["c"]
+    out = _call(which, fn, x.clone(), h.clone(), c.clone(), p, names=("x_t", "h_prev", "c_prev", "p"),
+                how="on a probe the checkpoint crafted (some weights set to 0)")
+    got = out if isinstance(out, (tuple, list)) and len(out) == 2 else (None, None)
+    got = tuple(t.detach().double() if torch.is_tensor(t) else t for t in got)
+    return SimpleNamespace(x=x, h=h, c=c, p=p, h_got=got[0], c_got=got[1], gates=gates, c_ref=c_ref,
+                           h_ref=gates["o"] * torch.tanh(c_ref))
+
+
+def _sigmoid_shift(value, expected):
+    """How much was added inside a sigmoid, if a constant explains it (value = sigma(expected_pre + shift))."""
+    if not torch.is_tensor(value) or not bool(((value > 1e-6) & (value < 1 - 1e-6)).all()):
+        return None
+    shift = torch.logit(value.double()) - torch.logit(expected.double())
+    return float(shift.mean()) if float(shift.max() - shift.min()) < 1e-3 else None
+
+
+def _lstm_zero_probe_cause(z):
+    """With every weight 0: every gate sigma(0) = 0.5, c_tilde = tanh(0) = 0, so c_t = 0.5 c_prev and
+    h_t = 0.5 tanh(c_t). Which part of the student's step breaks this, from its numbers; None if nothing does."""
+    c, cg, hg = z.c.double(), z.c_got, z.h_got
+    shown = (f"With every weight and bias set to 0, each gate is sigma(0) = 0.5 and c_tilde = tanh(0) = 0, so "
+             f"c_t should be 0.5 * c_prev")
+    if not _near(cg, z.c_ref):
+        if _near(cg, torch.tanh(z.c_ref)) and _near(hg, z.h_ref):
+            return ("cell state", "the c_t you return has been squashed by tanh: your h_t is right, but your c_t "
+                    f"is tanh of the cell state. {shown} = {_vec(z.c_ref)}, and you return {_vec(cg)} = tanh of it. "
+                    "A method ending in _ (like c.tanh_()) changes c itself; use torch.tanh(c), which makes a new tensor.")
+        if _near(cg, 0.5 * z.h.double()):
+            return ("cell state", f"your cell update follows h_prev instead of c_prev. {shown} = {_vec(z.c_ref)}; "
+                                  f"yours is {_vec(cg)}, which is 0.5 * h_prev. Use c_prev in the cell update.")
+        nonzero = c != 0
+        offset = cg[~nonzero]
+        ratio = cg[nonzero] / c[nonzero]
+        if bool((offset.abs() < 1e-4).all()) and float(ratio.max() - ratio.min()) < 1e-4:
+            r = float(ratio.mean())
+            if abs(r - 1) < 1e-4:
+                return ("forget gate", f"c_prev is not multiplied by the forget gate f. {shown} = {_vec(z.c_ref)}; "
+                                       f"yours is c_prev itself, {_vec(cg)}. Multiply c_prev by f in the cell update.")
+            shift = float(torch.logit(torch.tensor(r, dtype=torch.float64))) if 0 < r < 1 else None
+            extra = (f" That is sigma({shift:.2g}): something adds {shift:+.2g} inside the forget gate's sigmoid; with "
+                     "all its weights 0 it must be sigma(0) = 0.5 (the LSTM's training code sets its bias to 1 itself)."
+                     if shift is not None and abs(shift) > 1e-3 else "")
+            return ("forget gate", f"the forget gate's factor on c_prev is {r:.3f}, not 0.5. {shown} = "
+                                   f"{_vec(z.c_ref)}; yours is {_vec(cg)}, {r:.3f} * c_prev.{extra}")
+        if float(ratio.max() - ratio.min()) < 1e-4 and abs(float(ratio.mean()) - 0.5) < 1e-4:
+            cand = offset / 0.5
+            return ("candidate c_tilde", f"your cell update adds {_vec(offset)} where c_prev is 0, but with its "
+                    f"weights 0 the candidate is tanh(0) = 0, so i * c_tilde adds 0. Your c_tilde acts as "
+                    f"{float(cand.mean()):.3f}" + (" = sigmoid(0): the candidate takes tanh, not sigmoid"
+                                                   if abs(float(cand.mean()) - 0.5) < 1e-4 else "") + ".")
+        return None
+    if not _near(hg, z.h_ref):
+        tc = torch.tanh(cg)
+        ratio = hg / tc
+        ok = tc.abs() > 1e-3
+        k = ratio[ok]
+        if _near(hg, 0.5 * cg):
+            return ("hidden state", f"tanh is missing from your hidden state: with every gate 0.5 and your (right) "
+                                    f"c_t = {_vec(cg)}, h_t should be 0.5 * tanh(c_t) = {_vec(z.h_ref)}; yours is "
+                                    f"{_vec(hg)}, 0.5 * c_t. Squash c_t with torch.tanh.")
+        if _near(hg, 0.5 * torch.tanh(z.c.double())):
+            return ("hidden state", f"your hidden state squashes c_prev, not the new c_t: h_t should be "
+                                    f"0.5 * tanh(c_t) = {_vec(z.h_ref)}; yours is {_vec(hg)} = 0.5 * tanh(c_prev).")
+        if _near(hg, torch.tanh(0.5 * cg)):
+            return ("hidden state", f"the output gate sits inside the tanh: h_t should be o * tanh(c_t) = "
+                                    f"{_vec(z.h_ref)}; yours is {_vec(hg)} = tanh(0.5 * c_t).")
+        if _near(hg, 0.5 * torch.sigmoid(cg)):
+            return ("hidden state", f"your hidden state squashes c_t with sigmoid: h_t should be 0.5 * tanh(c_t) = "
+                                    f"{_vec(z.h_ref)}; yours is {_vec(hg)} = 0.5 * sigmoid(c_t). Use torch.tanh.")
+        if len(k) and float(k.max() - k.min()) < 1e-4:
+            r = float(k.mean())
+            if abs(r - 1) < 1e-4:
+                return ("output gate", f"the output gate is missing from h_t: with every gate 0.5, h_t should be "
+                                       f"0.5 * tanh(c_t) = {_vec(z.h_ref)}; yours is tanh(c_t), {_vec(hg)}.")
+            shift = float(torch.logit(torch.tensor(r, dtype=torch.float64))) if 0 < r < 1 else None
+            return ("output gate", f"h_t / tanh(c_t) is {r:.3f} where the output gate with all its weights 0 is "
+                                   f"sigma(0) = 0.5: h_t should be {_vec(z.h_ref)}, yours is {_vec(hg)}."
+                    + (f" That is sigma({shift:.2g}): something adds {shift:+.2g} inside the output gate's sigmoid."
+                       if shift is not None else ""))
+        return ("hidden state", f"with every gate 0.5 and your (right) c_t = {_vec(cg)}, your h_t is {_vec(hg)}; "
+                                f"expected 0.5 * tanh(c_t) = {_vec(z.h_ref)}.")
+    return None
+
+
+LSTM_GATE_LINE = {"f": "f = torch.sigmoid(h_prev @ p.W_f.T + x_t @ p.U_f.T + p.b_f)",
+                  "i": "i = torch.sigmoid(h_prev @ p.W_i.T + x_t @ p.U_i.T + p.b_i)",
+                  "o": "o = torch.sigmoid(h_prev @ p.W_o.T + x_t @ p.U_o.T + p.b_o)",
+                  "c": "c_tilde = torch.tanh(h_prev @ p.W_c.T + x_t @ p.U_c.T + p.b_c)"}
+LSTM_TERM = {"W": "h_prev @ p.W_{g}.T", "U": "x_t @ p.U_{g}.T", "b": "p.b_{g}"}
+
+
+def _lstm_implied_gate(gate, q):
+    """The gate's value that the student's outputs imply on a probe where only this gate's weights are set."""
+    if gate == "f":
+        ok = q.c != 0
+        return (q.c_got[ok] / q.c.double()[ok]), q.gates["f"].double()[ok]
+    if gate == "c":
+        return (q.c_got - 0.5 * q.c.double()) / 0.5, q.gates["c"].double()
+    if gate == "i":
+        return (q.c_got - 0.5 * q.c.double()) / math.tanh(1.0), q.gates["i"].double()
+    tc = torch.tanh(q.c_got)
+    ok = tc.abs() > 1e-3
+    return q.h_got[ok] / tc[ok], q.gates["o"].double()[ok]
+
+
+def _diagnose_lstm(which, fn):
+    """Isolates the part of an LSTM step that differs, with crafted probes: every weight 0 (each gate sigma(0) =
+    0.5), then one gate's weights at a time, then that gate's W, U and b one at a time. Returns the message: what
+    is wrong, how the probe shows it, what to change; or that the probes could not tell."""
+    z = _lstm_probe(which, fn)
+    if not (torch.is_tensor(z.h_got) and torch.is_tensor(z.c_got)):
+        return None
+    found = _lstm_zero_probe_cause(z)
+    if found:
+        return f"the {found[0]} differs: {found[1]}"
+    for gate in ("f", "c", "i", "o"):                           # c before i: the i probe needs c_tilde = tanh(1)
+        constant = {"b_c": 1.0} if gate == "i" else None
+        q = _lstm_probe(which, fn, on=(f"W_{gate}", f"U_{gate}", f"b_{gate}"), constant=constant)
+        if _near(q.c_got, q.c_ref) and _near(q.h_got, q.h_ref):
+            continue
+        terms = []
+        for term in ("W", "U", "b"):
+            r = _lstm_probe(which, fn, on=(f"{term}_{gate}",), constant=constant)
+            if not (_near(r.c_got, r.c_ref) and _near(r.h_got, r.h_ref)):
+                terms.append(LSTM_TERM[term].format(g=gate))
+        where = (f" Setting its terms one at a time, your step goes wrong with {' and with '.join(terms)}."
+                 if terms and len(terms) < 3 else "")
+        shown = (f"With every weight 0 your step is right. With only the {GATE_NAMES[gate]}'s weights set (the other "
+                 "gates stay at 0.5)")
+        if gate != "o" and _near(q.c_got, q.c_ref):
+            return (f"the output gate o differs: it changes when only the {GATE_NAMES[gate]}'s weights are set. "
+                    f"{shown}, your c_t is right but h_t should be {_vec(q.h_ref)} and yours is {_vec(q.h_got)}."
+                    f"{where} Check which p.W_*, p.U_*, p.b_* the output gate's line uses: {LSTM_GATE_LINE['o']}")
+        got, want = _lstm_implied_gate(gate, q)
+        if _near(got, want):
+            return (f"a gate other than the {GATE_NAMES[gate]} reacts to the {GATE_NAMES[gate]}'s weights. {shown}, "
+                    f"your step gives c_t = {_vec(q.c_got)} and h_t = {_vec(q.h_got)}; expected {_vec(q.c_ref)} and "
+                    f"{_vec(q.h_ref)}.{where} Check that each gate's line uses its own weights (p.W_{gate}, "
+                    f"p.U_{gate} and p.b_{gate} belong to the {GATE_NAMES[gate]} alone).")
+        shift = _sigmoid_shift(got, want) if gate != "c" else None
+        return (f"the {GATE_NAMES[gate]} differs. {shown}, it should be {_vec(want)}, and your step acts as if it "
+                f"were {_vec(got)}.{where}" + (f" Something adds {shift:+.2g} inside its sigmoid." if shift else "")
+                + f" Check its line: {LSTM_GATE_LINE[gate]}")
+    return ("the probes could not tell which part differs: with every weight 0, and with each gate's weights set "
+            "one at a time, your step matches nn.LSTMCell; it differs only when several gates work together.")
 
 
 @checkpoint("Checkpoint 4 (Exercise 4, lstm_cell_step)")
@@ -802,8 +1113,8 @@ def checkpoint_4(which, lstm_cell_step):
             if torch.allclose(cg, value, atol=1e-5):
                 _fail(which, mistake)
         _fail(which, f"c_t differs from nn.LSTMCell by up to {float((cg - cw).abs().max()):.3g}: on the first row, "
-                     f"expected {_row(cw)}, got {_row(cg)}. Cell update: c_t = f_t * c_(t-1) + i_t * c_tilde_t "
-                     "(elementwise)")
+                     f"expected {_row(cw)}, got {_row(cg)}. To find where, the checkpoint tried crafted weights: "
+                     + _diagnose_lstm(which, lstm_cell_step))
     if not torch.allclose(hg, hw, atol=1e-5):
         o = torch.sigmoid(h.detach() @ p.W_o.T + x @ p.U_o.T + p.b_o)
         known_mistakes = {
@@ -817,7 +1128,8 @@ def checkpoint_4(which, lstm_cell_step):
             if torch.allclose(hg, value, atol=1e-5):
                 _fail(which, mistake)
         _fail(which, f"h_t differs from nn.LSTMCell by up to {float((hg - hw).abs().max()):.3g}: on the first row, "
-                     f"expected {_row(hw)}, got {_row(hg)}. Hidden state: h_t = o_t * tanh(c_t)")
+                     f"expected {_row(hw)}, got {_row(hg)}. To find where, the checkpoint tried crafted weights: "
+                     + _diagnose_lstm(which, lstm_cell_step))
     used_for = "measures the LSTM's gradient with respect to (h_s, c_s) through this function"
     both_got, both_want = torch.cat([h_got, c_got], 1), torch.cat([h_want, c_want], 1)
     _check_gradients(which, "(h_t, c_t)", both_got, both_want, {"h_prev": (h, h), "c_prev": (c, c)}, used_for)
@@ -883,7 +1195,53 @@ def _sampler_cause(freq, z, tau, tolerance):
     for cause, probs in known.items():
         if float((freq - probs.double()).abs().max()) <= tolerance:
             return " " + cause[0].upper() + cause[1:] + "."
-    return " Equation 12 divides the logits by tau, then takes the softmax over the vocabulary."
+    return None
+
+
+def _peaked_rows(shape, vocab):
+    """Logits whose every row puts nearly all its probability (1 - 1e-15) on its own token: row n on token
+    n % vocab. A right sampler draws exactly those tokens, whatever its random numbers."""
+    rows = math.prod(shape)
+    tokens = torch.arange(rows) % vocab
+    logits = torch.full((rows, vocab), -20.0).scatter(1, tokens[:, None], 20.0)
+    return logits.reshape(*shape, vocab), tokens.reshape(shape)
+
+
+def _diagnose_sampler(which, fn, z, draws=2_000):
+    """Isolates why draws have the wrong frequencies, with crafted probes: one row per call (right or not), then
+    many identical rows in one call (do they all draw the same token?), then rows with different distributions
+    (does each row draw from its own?). Returns a message, or None when the probes cannot tell."""
+    show = lambda t: "(" + ", ".join(f"{v:.3f}" for v in t.tolist()) + ")"  # noqa: E731
+    gen = torch.Generator().manual_seed(7)
+    singles = [_call(which, fn, z[None], 1.0, gen, names=NAMES_5, dims={"|V|": len(z)},
+                     how="one row per call (a probe the checkpoint crafted)") for _ in range(draws)]
+    if not all(torch.is_tensor(t) and t.numel() == 1 for t in singles):
+        return None
+    freq, want = _frequencies(torch.cat([t.reshape(1) for t in singles]), len(z)), torch.softmax(z.double(), -1)
+    singles_right = float((freq - want).abs().max()) <= 0.05
+    many = _call(which, fn, z.expand(draws, -1), 1.0, torch.Generator().manual_seed(7), names=NAMES_5,
+                 dims={"N": draws, "|V|": len(z)}, how=f"on {draws:,} identical rows in one call (a probe)")
+    if singles_right and torch.is_tensor(many) and many.numel() == draws and len(set(many.tolist())) == 1:
+        return (f"the rows of one call share one random number. One row per call, {draws:,} calls draw with the right "
+                f"frequencies {show(freq)} (softmax(z) = {show(want)}); but {draws:,} identical rows in one call all "
+                f"drew the same token, {int(many[0])}. Each row needs its own random number: draw with "
+                "torch.multinomial(probs, num_samples=1, generator=generator) on the (N, |V|) probabilities, or "
+                "torch.rand(N, 1) for N rows.")
+    logits, tokens = _peaked_rows((8,), len(z))
+    got = _call(which, fn, logits, 1.0, torch.Generator().manual_seed(7), names=NAMES_5, dims={"N": 8, "|V|": len(z)},
+                how="on rows with different distributions (a probe)")
+    if torch.is_tensor(got) and got.shape == tokens.shape and bool((got == 0).all()):
+        return (f"you return a position in the sorted probabilities, not the token id. On 8 rows that each put nearly "
+                f"all their probability on one token (row n on token n % {len(z)}: {tokens.tolist()}), every draw is "
+                "0, the place of the most probable token once sorted. The lab's logits are not sorted: draw from the "
+                "probabilities in their own order (or map the sorted position back through the sort's indices).")
+    if torch.is_tensor(got) and got.shape == tokens.shape and not torch.equal(got, tokens):
+        r = int((got != tokens).nonzero()[0])
+        return (f"each row does not draw from its own probabilities. On 8 rows that each put nearly all their "
+                f"probability on one token (row n on token n % {len(z)}: {tokens.tolist()}), your draws are "
+                f"{got.tolist()}; row {r} drew {int(got[r])} instead of {int(tokens[r])}. Take the softmax along "
+                "each row, the last dimension (dim=-1), and keep the rows in their order when you reshape.")
+    return None
 
 
 @checkpoint("Checkpoint 5 (Exercise 5, sample_with_temperature)")
@@ -903,7 +1261,10 @@ def checkpoint_5(which, sample_with_temperature, draws=20_000, tolerance=0.015, 
         if worst > tolerance:
             _fail(which, f"at tau = {tau}, {draws:,} draws on z = (0, 2, -1, 1) gave the frequencies {show(freq)}; "
                          f"softmax(z / tau) is {show(want)}; they differ by {worst:.3f} > {tolerance}."
-                         + _sampler_cause(freq, z.double(), tau, 3 * tolerance))
+                         + ((lambda found: f" To find why, the checkpoint tried crafted inputs: {found}" if found else
+                             _sampler_cause(freq, z.double(), tau, 3 * tolerance)
+                             or " Equation 12 divides the logits by tau, then takes the softmax over the vocabulary.")(
+                                _diagnose_sampler(which, sample_with_temperature, z))))
     gen = torch.Generator().manual_seed(5)
     ones = [_call(which, sample_with_temperature, z[None], 1.0, gen, names=NAMES_5, dims={"|V|": len(z)},
                   how="one call per character, as generate() calls it, with one generator for the whole sample")
@@ -936,6 +1297,15 @@ def checkpoint_5(which, sample_with_temperature, draws=20_000, tolerance=0.015, 
     batch = _call(which, sample_with_temperature, torch.randn(2, 3, 7, generator=g), 1.0, torch.Generator().manual_seed(0),
                   names=NAMES_5, dims={"|V|": 7}, how="on logits of shape (2, 3, |V|): one draw per row")
     _check_tensor(which, "draws for logits of shape (2, 3, |V|)", batch, (2, 3), fn=sample_with_temperature)
+    peaked, tokens = _peaked_rows((2, 3), 7)
+    batch = _call(which, sample_with_temperature, peaked, 1.0, torch.Generator().manual_seed(0), names=NAMES_5,
+                  dims={"|V|": 7}, how="on logits of shape (2, 3, |V|) whose rows each put nearly all their "
+                                       "probability on their own token")
+    if not torch.equal(batch, tokens):
+        _fail(which, f"on logits of shape (2, 3, |V|) whose every row puts nearly all its probability on its own token "
+                     f"({tokens.tolist()}), your draws are {batch.tolist()}: each row must draw from its own softmax. "
+                     "Take the softmax over the vocabulary, the last dimension (dim=-1), whatever the number of "
+                     "dimensions, and reshape the draws back in the rows' order.")
     a, b = (_call(which, sample_with_temperature, z.expand(50, -1), 1.0, torch.Generator().manual_seed(9),
                   names=NAMES_5, dims={"N": 50, "|V|": len(z)}, how="twice with generators of the same seed")
             for _ in range(2))
@@ -998,6 +1368,58 @@ def _check_filtered(which, fn, shown, probs, out, want, arg):
     _fail(which, message)
 
 
+@contextmanager
+def _topk_smallest_first():
+    """torch.topk (and Tensor.topk) as they may behave: with sorted=False the k values come in no promised order;
+    here, smallest first, so that a filter that takes the last of them as the k-th largest is caught on every
+    machine (on a CPU, small inputs often come back sorted anyway)."""
+    original, method = torch.topk, torch.Tensor.__dict__.get("topk")   # the method is usually inherited
+
+    def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's own argument names
+        values, indices = original(input, k, dim=dim, largest=largest, sorted=True)
+        if sorted:
+            return torch.return_types.topk((values, indices))
+        return torch.return_types.topk((values.flip(dim), indices.flip(dim)))
+    torch.topk, torch.Tensor.topk = topk, topk
+    try:
+        yield
+    finally:
+        torch.topk = original
+        if method is None:
+            del torch.Tensor.topk
+        else:
+            torch.Tensor.topk = method
+
+
+def _order_cause(which, fn, probs, arg, want):
+    """When a filter keeps the wrong tokens on the worked example: the same probabilities sorted from the most
+    probable down, and in a few orders, show whether the filter is right only on sorted logits (its mask is not
+    put back in each token's own place, or is put back with gather, the inverse mapping, instead of scatter)."""
+    order = probs.argsort(descending=True)
+    ranked = probs[order]                                     # most probable first
+    kept_in_order = lambda q: set(torch.isfinite(_call(which, fn, q.log(), arg, names=("logits", "arg"),  # noqa: E731
+                                                       how="on the worked example in another order (a probe)"))
+                                  .nonzero().flatten().tolist())
+    want_ranked = {int((order == t).nonzero()) for t in want}
+    if kept_in_order(ranked) != want_ranked:
+        return
+    sorted_keep = torch.zeros(len(probs), dtype=torch.bool)
+    sorted_keep[sorted(want_ranked)] = True
+    gathered = set(sorted_keep.gather(-1, order).nonzero().flatten().tolist())
+    got = set(torch.isfinite(_call(which, fn, probs.log(), arg, names=("logits", "arg"), how="on the worked example"))
+              .nonzero().flatten().tolist())
+    shown = (f"On the worked example sorted from the most probable down, {_row(ranked[None])}, {fn.__name__} keeps the "
+             f"right tokens; in the order the lab passes, {_row(probs[None])}, it keeps {sorted(got)} instead of "
+             f"{sorted(want)}. The logits the lab passes are not sorted.")
+    if got == gathered:
+        _fail(which, f"{fn.__name__} puts its mask back in the wrong places. {shown} You map the sorted mask back "
+                     "with gather, which reads it the inverse way round; scatter puts entry j back at its token's "
+                     "place: drop = drop_sorted.scatter(-1, order, drop_sorted).")
+    _fail(which, f"{fn.__name__} does not put its mask back in each token's own place. {shown} Return the logits "
+                 "with the tokens in their own places: if you sort, put the mask back where each token was, "
+                 "drop = drop_sorted.scatter(-1, order, drop_sorted), then logits.masked_fill(drop, float(\"-inf\")).")
+
+
 @checkpoint("Challenge checkpoint (top_k_filter, nucleus_filter)")
 def checkpoint_challenge(which, top_k_filter, nucleus_filter):
     """The optional challenge: the section-7 worked example, through the filters and the same sampler. Returns
@@ -1024,6 +1446,8 @@ def checkpoint_challenge(which, top_k_filter, nucleus_filter):
         out = _call(which, fn, probs.log(), arg, names=("logits", "k" if fn is top_k_filter else "p"),
                     how="on the log-probabilities of the section-7 worked example")
         _check_tensor(which, f"{fn.__name__} output", out, probs.shape, fn=fn)
+        if set(torch.isfinite(out).nonzero().flatten().tolist()) != want:
+            _order_cause(which, fn, probs, arg, want)
         _check_filtered(which, fn, shown, probs, out, want, arg)
     g = torch.Generator().manual_seed(6)
     batch = torch.randn(3, 5, 11, generator=g)
@@ -1039,6 +1463,16 @@ def checkpoint_challenge(which, top_k_filter, nucleus_filter):
                          f"{rows_got[r].nonzero().flatten().tolist()}, expected {rows_want[r].nonzero().flatten().tolist()} "
                          f"({len(wrong)} of 15 rows differ): filter each row on its own, along the vocabulary, the "
                          "last dimension (dim=-1)")
+    with _topk_smallest_first():
+        got = _call(which, top_k_filter, batch, 4, names=("logits", "k"), dims={"|V|": 11},
+                    how="on logits of shape (3, 5, |V|), with torch.topk(..., sorted=False) giving its values smallest "
+                        "first (an order it is allowed to use)")
+    if not torch.equal(torch.isfinite(got), torch.isfinite(_reference_top_k(batch, 4))):
+        _fail(which, "top_k_filter relies on the order in which torch.topk(..., sorted=False) returns the k values, and "
+                     "that order is not promised: on the same (3, 5, |V|) logits, with torch.topk giving its k values "
+                     f"smallest first, your filter keeps {int(torch.isfinite(got).sum())} tokens where it should keep "
+                     f"{4 * 15} (4 per row). Take the k-th largest as the smallest of the k values "
+                     "(.values.min(dim=-1, keepdim=True)), or leave sorted=True (the default) and take [..., -1:].")
     tied = torch.tensor([1.0, 2.0, 0.0, 1.0])                # the 2nd and 3rd largest are tied
     kept = torch.isfinite(_call(which, top_k_filter, tied, 2, names=("logits", "k"),
                                 how="with two logits tied at the k-th largest value")).nonzero().flatten().tolist()

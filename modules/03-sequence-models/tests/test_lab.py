@@ -689,7 +689,9 @@ def test_a_cause_is_named_only_when_the_output_shows_it(lab):
         loss = (logits.reshape(-1, logits.shape[-1]) ** 2).mean() + math.log(logits.shape[-1])
         return loss, torch.exp(loss), loss / math.log(2)
     message = fails(lab, "checkpoint_2", squares_instead_of_softmax, match=r"loss \d\.\d{6} differs from "
-                                                                           r"F.cross_entropy \d\.\d{6}\.$")
+                                                                           r"F.cross_entropy \d\.\d{6}\. To find where")
+    assert "On one position" in message                     # what the probe measured, and no cause it did not see
+    assert not any(cause in message for cause in ("label smoothing", "log-softmax is missing", "bits", "moved by one"))
 
     def condition_reversed(params, kappa):                    # in place, but clips when ||g|| < kappa
         params = [p for p in params if p.grad is not None]
