@@ -15,7 +15,10 @@ Steps (timed, except the write; the times go into provenance.duration_s, with th
               LAB_DEVICE (when --device is given; the lab picks cuda when present), LAB_CORPUS and
               LAB_RESULTS set; the executed notebook is kept there (executed.ipynb), also on
               failure, so a failing cell can be read with its outputs.  The lab's last cell writes
-              its measurements (LAB_RESULTS); its own phases become lab_<phase> entries.
+              its measurements (LAB_RESULTS); its own phases become lab_<phase> entries.  A module
+              that declares lab.weights gets one more cell of the build's own, in the same kernel:
+              the trained models' weights (scripts/measure/weights.py), checked and recorded in
+              provenance.weights (file, sha256, shapes), and written beside results.json in step 6.
  3. claims    modules/<id>/code/claims.py: each prose claim of the pages, checked on the numbers.  At
               full settings one failing claim fails the build, naming it, and nothing is written.
  4. validate  against data/<id>/results.schema.json, provenance included.
@@ -56,6 +59,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 from scripts.measure import claims as claims_mod
 from scripts import course, paths
 from scripts.measure import lab_source, results
+from scripts.measure import weights as weights_mod
 from scripts.files import atomic_write
 from scripts.paths import ROOT, rel
 from scripts.measure.results import ResultsError
@@ -101,7 +105,13 @@ class Destination:
         self.committed = base == ROOT
 
     def outputs(self) -> list[Path]:
-        return [self.data] + [self.figures / n for n in self.module.code.plots.FIGURE_NAMES]
+        return ([self.data] + [self.figures / n for n in self.module.code.plots.FIGURE_NAMES]
+                + [self.data.parent / f for f in weights_mod.declared(self.module).values()])
+
+    @property
+    def weights(self) -> Path:
+        """Where the build's export cell writes the trained models' weights (module.yml's lab.weights)."""
+        return self.work / "weights"
 
 
 # --------------------------------------------------------------------------------------------
@@ -152,6 +162,11 @@ def execute(nb, dest: Destination, settings: str, device: str | None, corpus: Pa
     executed.unlink(missing_ok=True)
     device = device or os.environ.get("LAB_DEVICE") or None     # else the lab picks cuda when present
     env = lab_environment(settings, device, corpus, lab_results)
+    if weights_mod.declared(dest.module):
+        dest.weights.mkdir(parents=True, exist_ok=True)
+        for old in dest.weights.glob("*.safetensors"):
+            old.unlink()
+        env[weights_mod.ENV] = str(dest.weights)
     client = EchoingClient(nb, echo=echo, kernel_name="python3", timeout=cell_timeout, allow_errors=False,
                            record_timing=True, resources={"metadata": {"path": str(dest.work)}},
                            on_cell_executed=CellProgress(nb))
@@ -353,6 +368,7 @@ def build(module: course.Module, args) -> int:
     lab = read_lab_results(module, lab_results_path, args.settings)
     timer.phases.update(lab_phase_durations(lab))
     data = assemble(module, lab, lab_sha, corpus_sha256(lab, corpus), started_at, timer.report())
+    weight_files = exported_weights(module, args, dest, data)
     print_summary(module, data)
     with timer.phase("claims"):                                          # 3. claims
         data["claims"] = check_claims(module, data, args.settings, dest)
@@ -361,7 +377,7 @@ def build(module: course.Module, args) -> int:
     with timer.phase("figures"):                                         # 5. figures, in memory
         figures = module.code.plots.draw_all(data)
     data["provenance"]["duration_s"] = timer.report()
-    write_results(module, data, figures, dest)                           # 6. write, all at once
+    write_results(module, data, figures, dest, weight_files)             # 6. write, all at once
     print_durations(data["provenance"]["duration_s"])
     if results.lab_source_sha256(module) != lab_sha:
         log("note: the lab source changed during the build; these results are already stale")
@@ -374,6 +390,9 @@ def finish_if_up_to_date(status: results.Status, dest: Destination) -> int | Non
     if status.fresh:
         log(f"up to date: {status.message}; nothing to do (--force re-runs the lab)")
         return 0
+    if status.state == "weights":
+        log(status.message + "; the lab must run again to export them")
+        return None
     if status.state == "figures":
         log(status.message + "; redrawing them from the data (the lab is not re-run)")
         figures = dest.module.code.plots.draw_all(results.load_results(dest.module, dest.data))
@@ -402,8 +421,16 @@ def run_lab(module: course.Module, args, dest: Destination, corpus: Path | None,
         log(f"using the lab results in {args.from_results} (the lab is not executed)")
         return Path(args.from_results), results.lab_source_sha256(module)
     check_corpus(module, corpus)
+    models = weights_mod.declared(module)
+    if models:
+        try:
+            weights_mod.check_library()
+        except weights_mod.WeightsError as e:
+            raise BuildRefused(str(e)) from None
     with timer.phase("notebook"):
         nb, lab_sha = solution_notebook(module)
+        if models:
+            nb.cells.append(nbformat.v4.new_code_cell(weights_mod.export_cell(models)))
     with timer.phase("lab"):
         path = execute(nb, dest, args.settings, args.device, corpus, args.cell_timeout, echo=not args.quiet)
     log(f"lab done in {timer.phases['lab']:.0f} s; executed notebook: {rel(dest.work / 'executed.ipynb')}")
@@ -461,11 +488,31 @@ def check_claims(module: course.Module, data: dict, settings: str, dest: Destina
     return evaluated
 
 
-def write_results(module: course.Module, data: dict, figures: dict[str, bytes], dest: Destination) -> None:
-    """Step 6: the data file and every measured figure, all at once (all change or none does)."""
+def exported_weights(module: course.Module, args, dest: Destination, data: dict) -> dict[str, bytes]:
+    """The trained models' weights the export cell wrote ({file name: bytes}), recorded in
+    data['provenance']['weights'].  A lab run must have written them; lab results given with
+    --from-results bring them from a weights/ folder beside that file, or the build writes none."""
+    models = weights_mod.declared(module)
+    if not models:
+        return {}
+    folder = Path(args.from_results).parent / "weights" if args.from_results else dest.weights
+    if args.from_results and not all((folder / f).is_file() for f in models.values()):
+        log(f"no weights beside {args.from_results} (a weights/ folder): the results record none")
+        return {}
+    try:
+        data["provenance"]["weights"] = weights_mod.describe(models, folder)
+    except weights_mod.WeightsError as e:
+        raise BuildError(str(e)) from None
+    return weights_mod.files(models, folder)
+
+
+def write_results(module: course.Module, data: dict, figures: dict[str, bytes], dest: Destination,
+                  weight_files: dict[str, bytes] | None = None) -> None:
+    """Step 6: the data file, every measured figure and the trained weights, all at once (all change or none does)."""
     text = results.dumps(data)
     results.validate(module, json.loads(text), what="the results to write")
-    files = {dest.data: text, **{dest.figures / n: b for n, b in figures.items()}}
+    files = {dest.data: text, **{dest.figures / n: b for n, b in figures.items()},
+             **{dest.data.parent / n: b for n, b in (weight_files or {}).items()}}
     atomic_write(files)
     log("wrote " + ", ".join(rel(p) for p in files))
 

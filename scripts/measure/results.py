@@ -157,7 +157,7 @@ def sha256_file(path: Path | str) -> str:
 
 @dataclasses.dataclass
 class Status:
-    state: str            # fresh | missing | invalid | stale | settings | figures
+    state: str            # fresh | missing | invalid | stale | settings | weights | figures
     message: str
     recorded_sha256: str | None = None
     current_sha256: str | None = None
@@ -176,7 +176,9 @@ def staleness(module: course.Module, data_path: Path | str | None = None, settin
     missing  : no file;  invalid: unreadable or breaks the schema;
     stale    : the lab source changed since the file was written;
     settings : written with other settings (e.g. quick) than asked for;
-    figures  : data is fresh but a measured figure is missing (redraw without re-running the lab).
+    figures  : data is fresh but a measured figure is missing (redraw without re-running the lab);
+    weights  : data is fresh but a weights file it records (provenance.weights) is missing or another
+               file (only a lab run makes them again).
     """
     data_path = Path(data_path or module.results)
     figures_dir = module.figures_dir if figures_dir == "" else figures_dir
@@ -196,6 +198,12 @@ def staleness(module: course.Module, data_path: Path | str | None = None, settin
     if prov["settings"] != settings:
         return Status("settings", f"{rel(data_path)} was measured with settings '{prov['settings']}', "
                                   f"not '{settings}'", recorded, current)
+    from scripts.measure import weights
+
+    wrong = weights.problems(data_path.parent, prov.get("weights"))
+    if wrong:
+        return Status("weights", f"{rel(data_path)} is up to date but its weights are not: {'; '.join(wrong)}",
+                      recorded, current)
     if figures_dir is not None:
         missing = [n for n in module.code.plots.FIGURE_NAMES if not (Path(figures_dir) / n).exists()]
         if missing:

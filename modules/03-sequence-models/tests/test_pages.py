@@ -1,4 +1,4 @@
-"""The site's pages, checked without Quarto.
+"""Module 3's pages, checked without Quarto (the rules every module's pages obey: tests/test_page_rules.py).
 
 scripts/pages/site_data.py formats the test fixture into a temporary directory (and the committed
 data into the committed page files, checked here); the pages are then expanded the way Quarto expands
@@ -6,8 +6,6 @@ them ({{< include >}} textually, {{< meta data.KEY >}} from the module's _metada
 one include expansion (tests/js/qmd-files.mjs), and parsed with pandoc, the engine Quarto is built on.  The tests
 check structure (equations, cross-references, callouts, figures, includes, glossary anchors) and
 that every measured number on a page comes from the data, never from the page.
-
-A test that needs the `quarto` command is skipped with its reason when the command is absent.
 """
 from __future__ import annotations
 
@@ -15,7 +13,6 @@ import copy
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +22,6 @@ import yaml
 
 from scripts.measure import claims, results
 
-from scripts import course, paths
 from scripts.paths import ROOT
 from tests.support import fixture, pandoc_ast, section_text, this_module
 
@@ -75,7 +71,6 @@ def run_site_data(out_root: Path, results_file: Path = FIXTURE) -> dict:
 # Quarto expands an include only where it starts a line (leading spaces allowed; quarto-cli #1767),
 # and it does so before parsing, so also inside an HTML comment.
 INCLUDE = re.compile(r"^[ \t]*\{\{<\s*include\s+(\S+?)\s*>\}\}", flags=re.M)
-ANY_INCLUDE = re.compile(r"(?<!\{)\{\{<\s*include\s+(\S+?)\s*>\}\}")
 QMD_FILES = ROOT / "tests" / "js" / "qmd-files.mjs"     # the project's one include expansion
 
 
@@ -199,8 +194,6 @@ def module_ast(module_text):
     return pandoc_ast(module_text)
 
 
-
-
 # --------------------------------------------------------------------------------------------
 # The pre-render step
 # --------------------------------------------------------------------------------------------
@@ -264,82 +257,11 @@ def test_check_names_a_stale_or_left_over_page_file(tmp_path):
     assert table.read_text(encoding="utf-8").startswith("¦"), "--check writes nothing"
 
 
-def test_rendering_needs_no_torch(tmp_path):
-    """The render's pre-render step formats and checks; it never imports torch (or runs the lab)."""
-    code = ("import sys, runpy; sys.argv = ['site_data', '--check']\n"
-            "try:\n    runpy.run_module('scripts.pages.site_data', run_name='__main__')\n"
-            "except SystemExit as e:\n    assert not e.code, e.code\n"
-            "assert 'torch' not in sys.modules, 'site_data imported torch'\n")
-    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout + res.stderr
-
-
 @pytest.mark.slow
 def test_the_committed_worked_examples_are_what_the_lab_computes():
     res = subprocess.run([sys.executable, "-m", "scripts.measure.worked_examples", "--check"], cwd=ROOT,
                          capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
     assert res.returncode == 0, res.stdout + res.stderr
-
-
-def test_quarto_config():
-    cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))
-    assert cfg["project"]["type"] == "website"
-    assert "-m scripts.pages.site_data --check" in str(cfg["project"]["pre-render"])
-    nav = cfg["website"]["navbar"]["left"]
-    assert [item["text"] for item in nav] == ["Home"] + [f"Module {m.number}" for m in course.modules()]
-    hrefs = [item["href"] for item in nav if "href" in item] + [sub["href"] for item in nav for sub in item.get("menu", [])]
-    for m in course.modules():                  # each module's menu: its briefing, deck, lab and glossary
-        assert {f"{m.page_dir}/{page}.qmd" for page in ("index", "slides", "lab", "glossary")} <= set(hrefs)
-    for href in hrefs:
-        assert (ROOT / href).exists(), href
-    theme = cfg["format"]["html"]["theme"]
-    assert {"light", "dark"} <= set(theme), "light and dark themes"
-    assert "search" in cfg["website"]
-    assert re.fullmatch(r"[\w.-]+/[\w.-]+", cfg["course"]["github"]), "course.github is OWNER/REPO"
-
-
-def colab_render(tmp_path: Path, env: dict) -> str:
-    """The Colab shortcode rendered in a one-page Quarto project that has the course extension and a
-    module folder like this project's (seconds, not the whole site)."""
-    import shutil
-
-    proj = tmp_path / "proj"
-    shutil.copytree(ROOT / "_extensions", proj / "_extensions")
-    cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))
-    (proj / "_quarto.yml").write_text(yaml.safe_dump({"project": {"type": "default"}, "course": cfg["course"]}))
-    page_dir = proj / M3.page_dir
-    page_dir.mkdir(parents=True)
-    shutil.copy(M3.dir / "module.yml", page_dir / "module.yml")
-    (page_dir / "page.qmd").write_text("---\ntitle: t\n---\n\n{{< colab >}}\n\nAddress: {{< colab url >}}\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_REPOSITORY", "COURSE_REF")} | env
-    res = subprocess.run(["quarto", "render", str(page_dir / "page.qmd"), "--to", "html"], cwd=proj, env=env,
-                         capture_output=True, text=True)
-    assert res.returncode == 0, res.stderr
-    return (page_dir / "page.html").read_text(encoding="utf-8")
-
-
-@pytest.mark.skipif(not shutil.which("quarto"), reason="needs quarto on PATH to render the Colab shortcode")
-def test_colab_link_is_the_published_repositorys_notebook(tmp_path):
-    """{{< colab >}}: course.github and course.branch locally; on GitHub's runners the repository being
-    published (GITHUB_REPOSITORY: a fork publishes working links) and the ref (COURSE_REF).  The path is
-    the module's student notebook, as committed in the repository."""
-    cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["course"]
-    notebook = M3.notebook.relative_to(ROOT).as_posix()
-    assert subprocess.run(["git", "ls-files", "--error-unmatch", notebook], cwd=ROOT, capture_output=True).returncode == 0
-    local = f"https://colab.research.google.com/github/{cfg['github']}/blob/{cfg['branch']}/{notebook}"
-    html = colab_render(tmp_path / "local", {})
-    assert f'href="{local}"' in html and f"Address: {local}" in html and "Open in Colab" in html
-    fork = f"https://colab.research.google.com/github/someone/fork/blob/v2/{notebook}"
-    html = colab_render(tmp_path / "fork", {"GITHUB_REPOSITORY": "someone/fork", "COURSE_REF": "v2"})
-    assert f'href="{fork}"' in html and cfg["github"] not in html
-
-
-def test_colab_link_is_typed_nowhere():
-    cfg = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["course"]
-    for page in PAGES:  # the repository path is typed nowhere else: pages use {{< colab >}}
-        assert cfg["github"] not in page.read_text(encoding="utf-8"), page
-    assert "{{< colab >}}" in (M3.dir / "lab.qmd").read_text(encoding="utf-8")
-    assert "{{< colab >}}" in MODULE_PAGE.read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------
@@ -513,16 +435,6 @@ def test_no_include_loops(gen):
     out, variables = gen
     for page in PAGES:
         expand(page, out, variables)        # strict: an include loop fails the expansion, naming it
-
-
-def test_includes_are_alone_on_their_line():
-    """Quarto expands an include only when it is the whole line (quarto-cli #1767); one inside a
-    sentence is printed as it is ("Shortcode 'include' not found")."""
-    for page in PAGES + list(MODULE.glob("_*.qmd")):
-        raw = page.read_text(encoding="utf-8")
-        inline = [line.strip() for line in raw.splitlines()
-                  if ANY_INCLUDE.search(line) and not re.fullmatch(r"[ \t]*\{\{<\s*include\s+\S+?\s*>\}\}[ \t]*", line)]
-        assert not inline, f"{page.relative_to(ROOT)}: include not alone on its line: {inline}"
 
 
 def test_includes_and_listings(gen):
@@ -742,30 +654,9 @@ def test_changing_the_data_changes_the_page(tmp_path):
     assert "h^2 > 1 - 1/3.7 = 0.730" in math and "|h| > 0.85" in math
 
 
-def test_formatting_lives_in_one_place():
-    """Pages hold no format specifiers or arithmetic on data; site_data.py holds all of it."""
-    for page in PAGES:
-        raw = page.read_text(encoding="utf-8")
-        assert not re.search(r"\{\{<\s*(?:var|env)\s", raw), "measured values come from the module's meta only"
-        for key in re.findall(r"\{\{<\s*meta\s+([\w.\-]+)", raw):
-            assert key.startswith("data."), f"{page.name}: {{{{< meta {key} >}}}} is not one of the module's values"
-        assert "```{python" not in raw, "no page executes code"
-
-
 # --------------------------------------------------------------------------------------------
 # The rendered site (Quarto, Chromium, axe-core): tests/js/site-*.test.mjs (site-browser-checks.mjs)
 # --------------------------------------------------------------------------------------------
-def test_themes_load_no_web_fonts():
-    """cosmo and darkly @import Google Fonts unless $web-font-path is false: the site must work offline."""
-    theme = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["format"]["html"]["theme"]
-    for mode in ("light", "dark"):
-        layers = theme[mode] if isinstance(theme[mode], list) else [theme[mode]]
-        scss = [ROOT / layer for layer in layers if str(layer).endswith(".scss")]
-        assert scss, f"the {mode} theme has no .scss layer turning off web fonts"
-        text = "\n".join(path.read_text(encoding="utf-8") for path in scss)
-        assert "/*-- scss:defaults --*/" in text and re.search(r"\$web-font-path:\s*false;", text)
-
-
 def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast, gen):
     """Issue 17: the box shows the mean with the digits its 50th power needs, that power and the measured fall as
     the notebook prints them (two figures; the power from the shown mean), the measured direct-path products, and the
@@ -859,35 +750,3 @@ def test_every_table_of_numbers_says_where_they_come_from(gen):
     for name in ("_results-table.md", "_worked-one-unit.md", "_worked-temperature.md"):
         text = (out / GENERATED_REL / name).read_text(encoding="utf-8")
         assert "::: {.provenance}\n*Provenance:* `data/" in text, name
-
-
-def measured_display_values(values) -> set[str]:
-    """The display strings of a module's page values that carry a measurement's digits (a decimal with three
-    significant digits or more, or a power of ten): no page of the module may type one of them.  Settings
-    (k = 0.01, d_h = 256, 1,000 steps) do not look like that and may be written in prose and code."""
-    found = set()
-    stack = [values]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, str) and re.fullmatch(r"[\d.,%×⁰¹²³⁴⁵⁶⁷⁸⁹⁻ ]+", v):
-            significant = re.sub(r"^[0.,]+", "", re.sub(r"[^\d.,].*$", "", v)).replace(".", "").replace(",", "")
-            if "×" in v or ("." in v and len(significant) >= 3):
-                found.add(v)
-    return found
-
-
-@pytest.mark.parametrize("module", course.modules(), ids=lambda m: m.id)
-def test_no_module_types_its_measured_values(module):
-    """The guard for every module of the course: the values its committed _metadata.yml gives (formatted from
-    its data) appear on its pages only through {{< meta data.KEY >}}, never typed."""
-    values = yaml.safe_load((ROOT / module.metadata_file).read_text(encoding="utf-8"))["data"]
-    shown = measured_display_values(values)
-    assert shown, f"{module.id}: no measured values to guard (is _metadata.yml empty?)"
-    for page in sorted(module.dir.glob("*.qmd")):
-        raw = page.read_text(encoding="utf-8")
-        for v in shown:
-            hit = re.search(r"(?<![\w.,])" + re.escape(v) + r"(?![\w]|[.,]\d)", raw)
-            assert not hit, f"{page.relative_to(ROOT)} types {module.id}'s measured value {v!r}: " + \
-                raw[max(0, hit.start() - 60):hit.end() + 30].replace("\n", " ")
