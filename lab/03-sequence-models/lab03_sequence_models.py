@@ -1780,9 +1780,11 @@ def train_lm(model, steps, name):
         x, y = random_batch(batches)
         logits = model(x)[0]                                        # teacher forcing: inputs are the true text
         loss = lm_loss_and_ppl(logits, y)[0]
-        if not torch.isfinite(loss):
-            raise FloatingPointError(f"training {name}: the loss became {loss.item()} at step {step} of {steps}; "
-                                     "stopping. Check the exercises it uses, or lower the learning rate.")
+        if not torch.isfinite(loss):                               # diverged: keep the last finite step's weights
+            print(f"⚠️ training {name}: the loss became {loss.item()} at step {step} of {steps}: the run diverged. "
+                  f"Training stops here, the model keeps its weights of step {step - 1}, and the lab runs on (your "
+                  "results file records the steps it trained). Check the exercises it uses, or lower the learning rate.")
+            break
         optimizer.zero_grad()
         loss.backward()                                             # BPTT within each chunk (Equations 5, 7)
         torch.nn.utils.clip_grad_norm_(model.parameters(), S.clip_kappa)
@@ -1829,8 +1831,8 @@ with timed("evaluate"):
 print(f"RNN trained in {PHASE_S['train_rnn']:.0f} s on {device_name(DEVICE)}")
 print(f"RNN validation {rnn_val['test_nats']:.4f} nats (ppl {rnn_val['perplexity']:.2f}) · "
       f"test {rnn_test['test_nats']:.4f} nats (ppl {rnn_test['perplexity']:.2f})")
-results["rnn"] = dict(label=f"RNN, d_h = {D_HIDDEN}, {S.rnn_steps:,} training steps", lab=3, **rnn_test,
-                      parameters=count_parameters(rnn), training_steps=S.rnn_steps, d_h=D_HIDDEN)
+results["rnn"] = dict(label=f"RNN, d_h = {D_HIDDEN}, {len(rnn_losses):,} training steps", lab=3, **rnn_test,
+                      parameters=count_parameters(rnn), training_steps=len(rnn_losses), d_h=D_HIDDEN)
 
 # %% [markdown]
 # ## Exercise 3 · Vanishing and Exploding Gradients (9 min · briefing section 4)
@@ -1948,6 +1950,21 @@ def tanh_saturation(model, x, spectral_norm_W):
             "bound_factor_per_character": float(step_factor.log().mean().exp())}
 
 
+def power_text(g0, w, d):
+    """g0 * w ** d as text, also beyond the largest float (1.2e+382, where a float overflows): Equation 8's bound."""
+    g0, w = float(g0), float(w)
+    if not (math.isfinite(g0) and math.isfinite(w)):
+        return "not a number (the run diverged)"
+    if g0 == 0 or w == 0:
+        return f"{g0 if d == 0 else 0.0:.1e}"
+    exponent = math.log10(g0) + d * math.log10(w)
+    whole = math.floor(exponent)
+    mantissa = round(10 ** (exponent - whole), 1)
+    if mantissa >= 10:                                              # 9.96 rounds to 10.0: one power up
+        mantissa, whole = mantissa / 10, whole + 1
+    return f"{mantissa:.1f}e{whole:+03d}"
+
+
 def first_distance(flags):
     """The first distance at which flags (one boolean per distance) holds; None if it never does."""
     hits = np.flatnonzero(np.asarray(flags))
@@ -1964,11 +1981,12 @@ with timed("gradients_rnn"):
 rnn_all_zero = first_distance((rnn_grads == 0).all(dim=2).all(dim=0))        # every entry exactly 0
 rnn_naive_zero = first_distance((rnn_grads.norm(dim=2) == 0).all(dim=0))    # a float32 norm reads 0
 positive = rnn_grad > 0
-rnn_factor = float(10 ** np.polyfit(np.flatnonzero(positive), np.log10(rnn_grad[positive]), 1)[0])
+rnn_factor = (float(10 ** np.polyfit(np.flatnonzero(positive), np.log10(rnn_grad[positive]), 1)[0])
+              if positive.sum() >= 2 else float("nan"))                 # a line needs two points above 0
 saturation = tanh_saturation(rnn, chunk_x, spectral_W)
 print(f"||W|| (spectral norm of the trained RNN's W) = {spectral_W:.2f}")
 for d in (0, 10, 25, 50, 100, 150, len(rnn_grad) - 1):
-    print(f"distance {d:>3}: ||dL_T/dh_s|| = {rnn_grad[d]:.3e}    bound from Equation 8: {float(rnn_grad[0]) * spectral_W ** d:.1e}")
+    print(f"distance {d:>3}: ||dL_T/dh_s|| = {rnn_grad[d]:.3e}    bound from Equation 8: {power_text(rnn_grad[0], spectral_W, d)}")
 print(f"a straight line through the log of the norm: a factor of {rnn_factor:.3f} per character")
 print(f"saturation: {saturation['share_abs_h_above_0.9']:.1%} of the entries of h have |h| > 0.9; tanh's derivative "
       f"1 - h^2 averages {saturation['mean_tanh_derivative']:.3f}; Equation 8's one-step factor with these "
@@ -2160,8 +2178,8 @@ with timed("evaluate"):
 print(f"LSTM trained in {PHASE_S['train_lstm']:.0f} s on {device_name(DEVICE)}")
 print(f"LSTM validation {lstm_val['test_nats']:.4f} nats (ppl {lstm_val['perplexity']:.2f}) · "
       f"test {lstm_test['test_nats']:.4f} nats (ppl {lstm_test['perplexity']:.2f})")
-results["lstm"] = dict(label=f"LSTM, d_h = {D_HIDDEN}, {S.lstm_steps:,} training steps", lab=3, **lstm_test,
-                       parameters=count_parameters(lstm), training_steps=S.lstm_steps, d_h=D_HIDDEN)
+results["lstm"] = dict(label=f"LSTM, d_h = {D_HIDDEN}, {len(lstm_losses):,} training steps", lab=3, **lstm_test,
+                       parameters=count_parameters(lstm), training_steps=len(lstm_losses), d_h=D_HIDDEN)
 
 # %% [markdown]
 # ### The LSTM's gradient against distance (provided)
@@ -2356,7 +2374,8 @@ checkpoint_5(sample_with_temperature)
 # %% tags=["def"]
 @torch.no_grad()
 def generate(model, prompt, length, pick, seed=0):
-    """Feeds the model its own choices: pick(logits (1, |V|), generator) -> token id, one step at a time."""
+    """Feeds the model its own choices: pick(logits (1, |V|), generator) -> token id, one step at a time; stops early
+    where the logits are not finite (a diverged model)."""
     model.eval()
     gen = torch.Generator(device=DEVICE).manual_seed(seed)
     stoi = {c: i for i, c in enumerate(chars)}
@@ -2364,6 +2383,8 @@ def generate(model, prompt, length, pick, seed=0):
     logits, state = model(x)
     out = []
     for _ in range(length):
+        if not torch.isfinite(logits[:, -1]).all():                 # a diverged model: no distribution to draw from
+            break
         nxt = pick(logits[:, -1], gen)                                # (1,)
         out.append(chars[int(nxt)])
         logits, state = model(nxt.reshape(1, 1), state)
@@ -2468,8 +2489,7 @@ lab_results = {
     },
     "clipping_demo": {
         "steps": S.sgd_steps, "lr": S.sgd_lr, "kappa": S.clip_kappa, "optimizer": "SGD",
-        **{name: {"loss": [v if math.isfinite(v) else None for v in losses],
-                  "grad_norm": [v if math.isfinite(v) else None for v in norms],
+        **{name: {"loss": losses, "grad_norm": norms,
                   "final_loss": final_loss(losses)}
            for name, (losses, norms) in sgd.items()},
     },
@@ -2497,9 +2517,28 @@ def offer_download(path):
     return True
 
 
+def strict_json(value, where="", found=None):
+    """(value with every NaN and infinity as None, {where: "nan" | "inf" | "-inf"} for each): JSON has no such
+    numbers, and Python's json.dumps would write NaN or Infinity, which no JSON reader takes."""
+    found = {} if found is None else found
+    if isinstance(value, float) and not math.isfinite(value):
+        found[where] = "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+        return None, found
+    if isinstance(value, dict):
+        return {k: strict_json(v, f"{where}.{k}" if where else str(k), found)[0] for k, v in value.items()}, found
+    if isinstance(value, (list, tuple)):
+        return [strict_json(v, f"{where}.{i}", found)[0] for i, v in enumerate(value)], found
+    return value, found
+
+
 def save_results():
     lab_results["lab_run"]["saved_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    results_path.write_text(json.dumps(lab_results, indent=1, ensure_ascii=False))
+    data, non_finite = strict_json(lab_results)
+    if non_finite:   # each null that stands for a number that was not finite, and what it was
+        data["non_finite"] = non_finite
+        print(f"⚠️ {len(non_finite)} values were not finite numbers (a diverged run); the file writes each as null "
+              "and lists it under non_finite: " + ", ".join(list(non_finite)[:3]) + (", ..." if len(non_finite) > 3 else ""))
+    results_path.write_text(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
     print(f"wrote {results_path.resolve()} · phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in PHASE_S.items()))
     if offer_download(results_path):
         print(f"Colab is downloading {results_path.name}: drop it on the module page's 'Your run' box.")

@@ -4,6 +4,7 @@
 student version), so nothing here is a copy of the lab's code.
 """
 import math
+import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -608,7 +609,9 @@ def test_ngram_baseline_reproduces_lab1(lab, corpus_path):
     assert round(math.log(65), 4) == 4.1744
 
 
-def test_training_stops_on_a_non_finite_loss_and_names_the_step(monkeypatch):
+def test_training_stops_on_a_non_finite_loss_and_names_the_step(monkeypatch, capsys):
+    """A diverged run (issue 41): training stops at the step whose loss is not finite, the model keeps the weights
+    of the step before (finite), and the lab runs on, so the results file is still written."""
     monkeypatch.setenv("LAB_SETTINGS", "quick")
     monkeypatch.setenv("LAB_DEVICE", "cpu")
     lab = load_lab(M3, "solution")
@@ -621,8 +624,13 @@ def test_training_stops_on_a_non_finite_loss_and_names_the_step(monkeypatch):
         loss, ppl, bpc = real_loss(logits, targets)
         return (loss * float("nan") if calls["n"] == 3 else loss), ppl, bpc
     lab["lm_loss_and_ppl"] = loss_turning_nan
-    with pytest.raises(FloatingPointError, match=r"training RNN: the loss became nan at step 3 of 5"):
-        lab["train_lm"](lab["RNNLM"](65, d=4, d_h=8), 5, "RNN")
+    model = lab["RNNLM"](65, d=4, d_h=8)
+    losses = lab["train_lm"](model, 5, "RNN")
+    assert len(losses) == 2 and all(math.isfinite(v) for v in losses), losses
+    assert all(torch.isfinite(p).all() for p in model.parameters())
+    assert calls["n"] == 3, "no step after the non-finite loss"
+    assert re.search(r"training RNN: the loss became nan at step 3 of 5: the run diverged\. Training stops here, "
+                     r"the model keeps its weights of step 2", capsys.readouterr().out)
 
 
 # --- checkpoint messages a student can act on (issue 17) -------------------------------------------------
