@@ -58,11 +58,14 @@ export async function evaluateClaims(jsonata, doc, data) {
   return out;
 }
 
-/** One value of a box (after-the-lab.json: {label, of, format}) on `data`, formatted; null when the file lacks it. */
+/**
+ * One value of a box (after-the-lab.json: {label, of, format}) on `data`, formatted; null when the file lacks it.  A
+ * null in the file is a number that was not finite (the lab writes it so): the formatter's "not a number".
+ */
 export async function boxValue(jsonata, spec, data) {
   try {
     const value = await jsonata(spec.of).evaluate(data);
-    return value === undefined || value === null ? null : formatValue(value, spec.format);
+    return value === undefined ? null : formatValue(value, spec.format);
   } catch {
     return null;
   }

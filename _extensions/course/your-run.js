@@ -10,7 +10,7 @@
 // data/<id>/results.json and results.schema.json, schemas/provenance.schema.json and lab-run.schema.json,
 // and the module's claims.json and after-the-lab.json.
 import {evaluateClaims, boxValue} from "./run-claims.js";
-import {checkFile, MAX_BYTES} from "./run-file.js";
+import {checkFile, describeNonFinite, MAX_BYTES} from "./run-file.js";
 
 const STORE = (id) => `course-run:${id}`;        // localStorage: the file's text, per module
 const CHOICE = (id) => `course-run-demos:${id}`; // localStorage: which model the demos play
@@ -101,8 +101,31 @@ async function tableColumn(jsonata, spec, body, mine) {
   }
 }
 
+/**
+ * What of the student's file is not as the course's: its numbers that were not finite, the parts it lacks and the
+ * parts of an earlier lab it records in another form, each named, in sentences (run-file.js's notes).
+ */
+export function notesText(notes) {
+  if (!notes) return "";
+  const out = [];
+  const odd = describeNonFinite(notes.nonFinite ?? {});
+  if (odd.length) out.push(`Some of your values are not finite numbers (your run diverged), and show as "not a number" ` +
+    `or "∞": ${odd.slice(0, 4).join(", ")}${odd.length > 4 ? `, and ${odd.length - 4} more` : ""}.`);
+  const said = new Set();
+  const plain = [];
+  for (const m of notes.missing ?? []) {
+    if (m.says) { if (!said.has(m.says)) { said.add(m.says); out.push(`${m.says[0].toUpperCase()}${m.says.slice(1)}.`); } }
+    else plain.push(m.where);
+  }
+  const gone = [...plain, ...(notes.dropped ?? [])];
+  if (gone.length) out.push(`Your file has no ${gone.slice(0, 4).join(", ")}${gone.length > 4 ? ` and ${gone.length - 4} more parts` : ""} ` +
+    `(${notes.older ? "the version of the lab you ran records them otherwise or not at all" : "it was saved before the lab recorded them"}): ` +
+    "where a box needs them, it shows the course's run only.");
+  return out.join(" ");
+}
+
 /** Show `mine` on the page: each box's comparison, the status and the demos' choice. */
-async function show(root, files, mine) {
+async function show(root, files, mine, notes) {
   const {libs: {jsonata}, course, claims: claimsDoc, boxes} = files;
   const claims = await evaluateClaims(jsonata, claimsDoc, mine);
   clearPage();
@@ -122,7 +145,8 @@ async function show(root, files, mine) {
   status(root, `Your run is loaded: ${runPhrase(mine)}. The course's: ${runPhrase(course)}. ` +
     `${held} of ${claims.length} of the module's checked claims hold in your run; ` +
     (document.querySelector(".after-the-lab") ? "each After the Lab box shows your values beside the course's."
-      : "the briefing's After the Lab boxes show your values beside the course's."), "ok");
+      : "the briefing's After the Lab boxes show your values beside the course's.") +
+    (notesText(notes) ? ` ${notesText(notes)}` : ""), "ok");
   root.querySelector(".your-run-loaded").hidden = false;
   demos(root, mine);
 }
@@ -183,7 +207,7 @@ async function take(root, file) {
   const checked = checkFile(await file.text(), {id, file: file.name, ...files.schemas, course: files.course, Validator: files.libs.Validator});
   if (!checked.ok) return status(root, checked.message, "error");
   try { localStorage.setItem(STORE(id), checked.text); } catch { /* too big or private mode: shown, not remembered */ }
-  await show(root, files, checked.data);
+  await show(root, files, checked.data, checked.notes);
 }
 
 /** The box's behaviour: called by its small loader with the file that made it load, if any. */
@@ -200,7 +224,7 @@ export async function start(root, file) {
     const files = await load(id);
     const checked = checkFile(kept, {id, file: "the run this device remembers", ...files.schemas, course: files.course, Validator: files.libs.Validator});
     if (!checked.ok) { forget(root); return status(root, `${checked.message} It was forgotten.`, "error"); }
-    await show(root, files, checked.data);
+    await show(root, files, checked.data, checked.notes);
   } catch (err) {
     status(root, `Your run could not be shown: ${err.message ?? err}. The page is as it was.`, "error");
   }
