@@ -647,7 +647,7 @@ def test_changing_the_data_changes_the_page(tmp_path):
         "gradient.spectral_W": "3.7",
         "gradient.forget_mean": "0.810",
         "gradient.forget_mean_pow_50": "2.7 × 10⁻⁵",                 # 0.81^50 = 2.7e-05
-        "clipping.unclipped_final": "nan",                          # a diverged run: no finite loss
+        "clipping.unclipped_final": "not a number",                 # a diverged run: no finite loss (never "nan")
         "compare.lstm_lead_nats": f"{1.8326 - 1.4321:.2f}",
     })
     math = math_of(text)                                            # section 4's answer, with the new norm
