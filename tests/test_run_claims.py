@@ -1,55 +1,29 @@
 """The claims as data (modules/<id>/claims.json): the build (scripts/measure/claims.py, jsonata-python) and the page
 (_extensions/course/run-claims.js, npm's jsonata, as vendored for the site) give the same verdicts and the same
-sentences, on each module's committed results, on a real quick run of Module 3's lab, and on files that make
-them fail (that every claim of claims.json is checked by the build: tests/test_every_module.py)."""
+sentences, on each module's committed results, on a real quick run of its lab and on that run lacking a
+measurement (that every claim of claims.json is checked by the build: tests/test_every_module.py; one module's
+own failing files: its tests, e.g. modules/03-sequence-models/tests/test_run_claims_quick.py)."""
 from __future__ import annotations
 
-import copy
 import json
 import re
-import subprocess
 
 import pytest
 
 from scripts.measure import claims
 
-from scripts import course, paths
-M3 = course.module("03-sequence-models")
+from scripts import course
+from tests.claims_agreement import agree
 
-QUICK_RUN = M3.fixture.parent / "lab-results-quick.json"   # a quick run's own file, as the lab's results cell saves it
 MODULES = [m for m in course.modules() if (m.dir / claims.CLAIMS_FILE).is_file()]
 
 
-def page_evaluation(module: course.Module, data: dict, tmp_path) -> list[dict]:
-    results = tmp_path / "results.json"
-    results.write_text(json.dumps(data), encoding="utf-8")
-    out = subprocess.run(["node", "tests/js/run-claims-cli.mjs", str(module.dir / claims.CLAIMS_FILE), str(results)],
-                         cwd=paths.ROOT, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+def quick_run(module: course.Module):
+    """A quick run's own file, as the lab's results cell saves it (beside the module's test fixture)."""
+    return module.fixture.parent / "lab-results-quick.json"
 
 
-def build_evaluation(module: course.Module, data: dict) -> list[dict]:
-    """What the build says of claims.json's claims (scripts.measure.claims.evaluate, which counts one that cannot be
-    computed as not holding)."""
-    names = set(claims.data_claims(module))
-    return [{"name": c["name"], "holds": c["holds"], "says": c["detail"]} for c in claims.evaluate(module, data)
-            if c["name"] in names]
-
-
-def agree(module, data, tmp_path):
-    page, build = page_evaluation(module, data, tmp_path), build_evaluation(module, data)
-    assert [c["name"] for c in page] == list(claims.data_claims(module)), "the page evaluates claims.json, in its order"
-    page.sort(key=lambda c: c["name"])
-    build.sort(key=lambda c: c["name"])
-    assert [c["name"] for c in page] == [c["name"] for c in build]
-    for p, b in zip(page, build):
-        assert p["holds"] == b["holds"], (p, b)
-        if not b["says"].startswith("could not be evaluated"):
-            assert p["says"] == b["says"], (p, b)
-        else:
-            assert p["says"].startswith("could not be evaluated"), (p, b)
-    return build
+QUICK_RUNS = [m for m in MODULES if quick_run(m).is_file()]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
@@ -58,18 +32,17 @@ def test_build_and_page_agree_on_the_committed_results(module, tmp_path):
     assert all(c["holds"] for c in out), out
 
 
-def test_build_and_page_agree_on_a_quick_run_and_its_failures(tmp_path):
-    quick = json.loads(QUICK_RUN.read_text(encoding="utf-8"))
-    out = {c["name"]: c for c in agree(M3, quick, tmp_path)}
-    # a quick run (30 training steps) is far from the full one: the claims that need training fail there
-    assert not out["lstm_ppl_at_least_1_below_trigram"]["holds"]
-    assert out["rnn_spectral_norm_above_1"]["holds"]
-    broken = copy.deepcopy(quick)
-    del broken["models"]["rnn"]["test_nats"]                       # a file that lacks a number
-    broken["clipping_demo"]["unclipped"]["final_loss"] = None      # a diverged run: a null the claim expects
-    out = {c["name"]: c for c in agree(M3, broken, tmp_path)}
-    assert out["neural_models_beat_best_ngram"]["says"].startswith("could not be evaluated")
-    assert "not a number (it diverged)" in out["unclipped_sgd_worse_than_uniform"]["says"]
+@pytest.mark.parametrize("module", QUICK_RUNS, ids=lambda m: m.id)
+def test_build_and_page_agree_on_a_quick_run_and_on_one_that_lacks_a_measurement(module, tmp_path):
+    """A real quick run's file (tests/fixtures/<id>/lab-results-quick.json, as the lab's results cell saves it), and
+    the same file without each of its measurements in turn (every claim over it cannot be evaluated, on both sides)."""
+    quick = json.loads(quick_run(module).read_text(encoding="utf-8"))
+    agree(module, quick, tmp_path)
+    unevaluated = set()
+    for key in module.lab["measured"]:
+        lacking = {k: v for k, v in quick.items() if k != key}
+        unevaluated |= {c["name"] for c in agree(module, lacking, tmp_path) if c["says"].startswith("could not be evaluated")}
+    assert unevaluated == set(claims.data_claims(module)), "each claim reads one of module.yml's lab.measured"
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
@@ -85,10 +58,11 @@ def test_each_claims_statement_names_the_thresholds_its_test_uses(module):
             assert any(w in c["statement"] for w in written), f"{c['name']}: its statement names none of {written}"
 
 
-def test_a_sentence_naming_a_value_the_claim_does_not_compute_is_refused(tmp_path, monkeypatch):
-    doc = claims.read_data_claims(M3)
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.id)
+def test_a_sentence_naming_a_value_the_claim_does_not_compute_is_refused(module, tmp_path, monkeypatch):
+    doc = claims.read_data_claims(module)
     doc["claims"][0]["usually"] = "your {nothing}"
     (tmp_path / claims.CLAIMS_FILE).write_text(json.dumps(doc), encoding="utf-8")
-    monkeypatch.setattr(type(M3), "dir", property(lambda self: tmp_path))
+    monkeypatch.setattr(type(module), "dir", property(lambda self: tmp_path))
     with pytest.raises(ValueError, match=r"usually names \['nothing'\]"):
-        claims.data_claims(M3)
+        claims.data_claims(module)
