@@ -1,14 +1,15 @@
 // `make module` proven on a copy of the project: a second module written from the template, built at
 // its (tiny) settings and rendered with the whole course.  The home lists both modules; both pages and
-// both decks load offline with no console error; the new module's own node tests (modules/<id>/tests/)
-// and what tests/test_every_module.py holds every module to pass; its pages are held to every per-page rule of the rendered-site suite at both sizes, and its demo
+// both decks load offline with no console error; the new module's own tests (modules/<id>/tests/: the
+// template's node and Python tests, unedited) and what tests/test_every_module.py and tests/test_page_rules.py
+// hold every module to pass; its pages are held to every per-page rule of the rendered-site suite at both sizes, and its demo
 // draws in the place kept for it (the template's demo-places.css, within 2 px); and git sees
 // no change outside the new module's own folders and its registration (one navbar menu in _quarto.yml).
 // Skips the render without Quarto.
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {execFileSync} from "node:child_process";
-import {existsSync, readFileSync} from "node:fs";
+import {existsSync, readFileSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 import {hasChromium, onPath, openOffline, offlinePage, serve} from "./browser.mjs";
 import {assertNoProblems} from "./page-checks.mjs";
@@ -40,13 +41,31 @@ test("make module writes, builds and renders a second module; nothing else chang
   const own_tests = run("make", ["-s", "-n", "test"], project);
   assert.match(own_tests, new RegExp(`modules/${NEW_ID}/tests/sweep-demo\\.test\\.mjs`), "make test runs the module's own tests");
   run("node", ["--test", `modules/${NEW_ID}/tests/`], project);
-  // what is true of every module (schema, freshness, claims, page data, notebook) holds for the new one too
-  const everyModule = run("python3", ["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "tests/test_every_module.py"], project);
-  for (const name of ["test_committed_results_are_valid_and_not_stale", "test_claims_hold_on_committed_results_as_recorded",
+  // committed, as a module is before its Colab link works (the link names the committed notebook)
+  run("git", ["add", "--", `modules/${NEW_ID}`, `lab/${NEW_ID}`, `data/${NEW_ID}`, "_quarto.yml"], project);
+  run("git", ["-c", "user.name=test", "-c", "user.email=test@localhost", "commit", "-q", "-m", "make module"], project);
+  // its own Python tests (pages, page data, claims), found as make test finds them (pytest.ini's testpaths)
+  // and passing with no edit (pytest exits non-zero, failing this, on any failure)
+  const collected = run("python3", ["-m", "pytest", "-q", "--co", "-p", "no:cacheprovider", "-m", "not slow"], project);
+  const ownPython = readdirSync(join(project, "modules", NEW_ID, "tests")).filter((f) => /^test_.*\.py$/.test(f)).sort();
+  assert.deepEqual(ownPython, ["test_claims.py", "test_page_data.py", "test_pages.py"], "the template's Python tests");
+  const ownRun = run("python3", ["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", `modules/${NEW_ID}/tests/`], project);
+  for (const file of ownPython) {
+    const test = new RegExp(`modules/${NEW_ID}/tests/${file.replace(".", "\\.")}::`);
+    assert.match(collected, test, `pytest collects ${file}`);
+    assert.match(ownRun, new RegExp(`PASSED ${test.source}`), `${file} passes`);
+  }
+  // what is true of every module (schema, freshness, claims, page data, notebook, the page rules), on the new one
+  const everyModule = run("python3", ["-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "-k", NEW_ID,
+    "tests/test_every_module.py", "tests/test_page_rules.py"], project);
+  for (const [file, names] of [["test_every_module", ["test_committed_results_are_valid_and_not_stale", "test_claims_hold_on_committed_results_as_recorded",
     "test_page_data_is_what_the_data_gives", "test_student_notebook_is_generated_valid_and_output_free",
     "test_the_boxes_claims_are_checked_by_the_build_and_each_box_is_on_the_page",
-    "test_the_results_file_the_page_names_is_the_one_the_lab_saves"])
-    assert.match(everyModule, new RegExp(`PASSED tests/test_every_module\\.py::${name}\\[${NEW_ID}\\]`), `${name} on the new module`);
+    "test_the_results_file_the_page_names_is_the_one_the_lab_saves"]],
+  ["test_page_rules", ["test_formatting_lives_in_one_place", "test_includes_are_alone_on_their_line", "test_no_module_types_its_measured_values",
+    "test_colab_link_is_typed_nowhere", ...(onPath("quarto") ? ["test_colab_link_is_the_published_repositorys_notebook"] : [])]]])
+    for (const name of names)
+      assert.match(everyModule, new RegExp(`PASSED tests/${file}\\.py::${name}\\[${NEW_ID}\\]`), `${file}: ${name} on the new module`);
   const notebook = readFileSync(join(project, "lab", NEW_ID, "lab09_template_check.ipynb"), "utf8");
   assert.match(notebook, /raise NotImplementedError/, "the student notebook has the exercise as a stub");
   assert.match(notebook, /use_solution/, "and its folded solution");
