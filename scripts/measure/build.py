@@ -136,7 +136,8 @@ def utc_now() -> str:
 # 1. the solution notebook
 # --------------------------------------------------------------------------------------------
 def solution_notebook(module: course.Module):
-    """(notebook, lab source sha256 it was generated from)."""
+    """(notebook, lab source sha256 it was generated from): the lab's cells with their solutions, then, for a
+    module that declares lab.weights, the build's own cell that exports the trained models."""
     for _ in range(3):
         before = results.lab_source_sha256(module)
         nb = lab_source.solution_notebook(module)     # solutions in place, folded cells kept
@@ -145,6 +146,9 @@ def solution_notebook(module: course.Module):
         log("lab source changed while the notebook was generated; generating again")
     else:
         raise BuildError("the lab source keeps changing; try again when it is saved")
+    models = weights_mod.declared(module)
+    if models:
+        nb.cells.append(nbformat.v4.new_code_cell(weights_mod.export_cell(models)))
     return nb, before
 
 
@@ -429,8 +433,6 @@ def run_lab(module: course.Module, args, dest: Destination, corpus: Path | None,
             raise BuildRefused(str(e)) from None
     with timer.phase("notebook"):
         nb, lab_sha = solution_notebook(module)
-        if models:
-            nb.cells.append(nbformat.v4.new_code_cell(weights_mod.export_cell(models)))
     with timer.phase("lab"):
         path = execute(nb, dest, args.settings, args.device, corpus, args.cell_timeout, echo=not args.quiet)
     log(f"lab done in {timer.phases['lab']:.0f} s; executed notebook: {rel(dest.work / 'executed.ipynb')}")
