@@ -912,12 +912,13 @@ def _lstm_reference_gates(x, h, p):
     return {gate: (torch.tanh if gate == "c" else torch.sigmoid)(a) for gate, a in pre.items()}
 
 
-def _lstm_probe(which, fn, on=(), constant=None):
+def _lstm_probe(which, fn, on=(), constant=None, c_shift=0.0):
     """One crafted call: B = 2, d = 3, d_h = 5, weights 0 except `on`; `constant` sets a bias to one value
-    ({'b_c': 1.0}). Returns (x, h_prev, c_prev, the student's h and c, the reference gates, h and c)."""
+    ({'b_c': 1.0}); c_shift is added to c_prev. Returns (x, h_prev, c_prev, the student's h and c, the reference
+    gates, h and c)."""
     x = torch.tensor([[0.5, -1.0, 1.5], [-0.3, 0.8, 0.2]])
     h = torch.tensor([[0.9, -0.6, 0.3, -0.2, 0.7], [-0.4, 0.5, -0.8, 0.6, 0.1]])
-    c = torch.tensor([[-2.0, -0.5, 0.0, 0.7, 1.6], [1.2, 0.0, -1.4, 0.4, -0.9]])   # an entry 0 on each row
+    c = torch.tensor([[-2.0, -0.5, 0.0, 0.7, 1.6], [1.2, 0.0, -1.4, 0.4, -0.9]]) + c_shift   # an entry 0 on each row
     p = _lstm_probe_params(3, 5, on)
     for name, value in (constant or {}).items():
         setattr(p, name, torch.full_like(getattr(p, name), value))
@@ -950,6 +951,14 @@ def _lstm_zero_probe_cause(z):
             return ("cell state", "the c_t you return has been squashed by tanh: your h_t is right, but your c_t "
                     f"is tanh of the cell state. {shown} = {_vec(z.c_ref)}, and you return {_vec(cg)} = tanh of it. "
                     "A method ending in _ (like c.tanh_()) changes c itself; use torch.tanh(c), which makes a new tensor.")
+        if _near(cg, hg) or _near(cg, z.h_ref):
+            return ("cell state", f"the second value you return is h_t again, not the cell state c_t. {shown} = "
+                                  f"{_vec(z.c_ref)}; you return {_vec(cg)}, the same as your h_t. Return the pair "
+                                  "h, c.")
+        if _near(cg, torch.full_like(cg, 0.5)):
+            return ("cell state", f"the second value you return is a gate, not the cell state c_t. {shown} = "
+                                  f"{_vec(z.c_ref)}; you return 0.5 everywhere, what every gate is here. Return "
+                                  "the pair h, c.")
         if _near(cg, 0.5 * z.h.double()):
             return ("cell state", f"your cell update follows h_prev instead of c_prev. {shown} = {_vec(z.c_ref)}; "
                                   f"yours is {_vec(cg)}, which is 0.5 * h_prev. Use c_prev in the cell update.")
@@ -1014,18 +1023,13 @@ LSTM_GATE_LINE = {"f": "f = torch.sigmoid(h_prev @ p.W_f.T + x_t @ p.U_f.T + p.b
 LSTM_TERM = {"W": "h_prev @ p.W_{g}.T", "U": "x_t @ p.U_{g}.T", "b": "p.b_{g}"}
 
 
-def _lstm_implied_gate(gate, q):
-    """The gate's value that the student's outputs imply on a probe where only this gate's weights are set."""
-    if gate == "f":
-        ok = q.c != 0
-        return (q.c_got[ok] / q.c.double()[ok]), q.gates["f"].double()[ok]
-    if gate == "c":
-        return (q.c_got - 0.5 * q.c.double()) / 0.5, q.gates["c"].double()
-    if gate == "i":
-        return (q.c_got - 0.5 * q.c.double()) / math.tanh(1.0), q.gates["i"].double()
+def _lstm_implied(q, q_shifted):
+    """What the student's step implies on a probe, from two calls whose c_prev differ by 1: the factor on c_prev
+    (the forget gate f), the term added to it (i * c_tilde) and h_t / tanh(c_t) (the output gate o)."""
+    f = q_shifted.c_got - q.c_got
     tc = torch.tanh(q.c_got)
-    ok = tc.abs() > 1e-3
-    return q.h_got[ok] / tc[ok], q.gates["o"].double()[ok]
+    o = torch.where(tc.abs() > 1e-3, q.h_got / torch.where(tc.abs() > 1e-3, tc, torch.ones_like(tc)), torch.nan)
+    return {"f": f, "ic": q.c_got - f * q.c.double(), "o": o}
 
 
 def _diagnose_lstm(which, fn):
@@ -1040,9 +1044,15 @@ def _diagnose_lstm(which, fn):
         return f"the {found[0]} differs: {found[1]}"
     for gate in ("f", "c", "i", "o"):                           # c before i: the i probe needs c_tilde = tanh(1)
         constant = {"b_c": 1.0} if gate == "i" else None
-        q = _lstm_probe(which, fn, on=(f"W_{gate}", f"U_{gate}", f"b_{gate}"), constant=constant)
+        on = (f"W_{gate}", f"U_{gate}", f"b_{gate}")
+        q = _lstm_probe(which, fn, on=on, constant=constant)
         if _near(q.c_got, q.c_ref) and _near(q.h_got, q.h_ref):
             continue
+        got = _lstm_implied(q, _lstm_probe(which, fn, on=on, constant=constant, c_shift=1.0))
+        want = {"f": q.gates["f"].double(), "ic": (q.gates["i"] * q.gates["c"]).double(), "o": q.gates["o"].double()}
+        wrong = [k for k in ("f", "ic", "o") if not _near(torch.nan_to_num(got[k], nan=0.0),
+                                                         torch.nan_to_num(want[k].where(~got[k].isnan(), torch.nan),
+                                                                          nan=0.0))]
         terms = []
         for term in ("W", "U", "b"):
             r = _lstm_probe(which, fn, on=(f"{term}_{gate}",), constant=constant)
@@ -1050,22 +1060,30 @@ def _diagnose_lstm(which, fn):
                 terms.append(LSTM_TERM[term].format(g=gate))
         where = (f" Setting its terms one at a time, your step goes wrong with {' and with '.join(terms)}."
                  if terms and len(terms) < 3 else "")
-        shown = (f"With every weight 0 your step is right. With only the {GATE_NAMES[gate]}'s weights set (the other "
-                 "gates stay at 0.5)")
-        if gate != "o" and _near(q.c_got, q.c_ref):
-            return (f"the output gate o differs: it changes when only the {GATE_NAMES[gate]}'s weights are set. "
-                    f"{shown}, your c_t is right but h_t should be {_vec(q.h_ref)} and yours is {_vec(q.h_got)}."
-                    f"{where} Check which p.W_*, p.U_*, p.b_* the output gate's line uses: {LSTM_GATE_LINE['o']}")
-        got, want = _lstm_implied_gate(gate, q)
-        if _near(got, want):
-            return (f"a gate other than the {GATE_NAMES[gate]} reacts to the {GATE_NAMES[gate]}'s weights. {shown}, "
-                    f"your step gives c_t = {_vec(q.c_got)} and h_t = {_vec(q.h_got)}; expected {_vec(q.c_ref)} and "
-                    f"{_vec(q.h_ref)}.{where} Check that each gate's line uses its own weights (p.W_{gate}, "
-                    f"p.U_{gate} and p.b_{gate} belong to the {GATE_NAMES[gate]} alone).")
-        shift = _sigmoid_shift(got, want) if gate != "c" else None
-        return (f"the {GATE_NAMES[gate]} differs. {shown}, it should be {_vec(want)}, and your step acts as if it "
-                f"were {_vec(got)}.{where}" + (f" Something adds {shift:+.2g} inside its sigmoid." if shift else "")
-                + f" Check its line: {LSTM_GATE_LINE[gate]}")
+        shown = f"With every weight 0 your step is right. With only the {GATE_NAMES[gate]}'s weights set"
+        if not wrong:
+            break
+        part = wrong[0]
+        if part == "ic":                                        # i * c_tilde: which of the two, when it can tell
+            other = {"c": "i", "i": "c"}.get(gate)
+            alone = got["ic"] / (0.5 if gate == "c" else math.tanh(1.0))   # the gate, if the other one is right
+            fits = bool((alone.abs() <= 1).all()) if gate == "c" else bool(((alone > 0) & (alone < 1)).all())
+            part = gate if gate in ("c", "i") and fits else (other or "ic")
+        named = "the input gate i or the candidate c_tilde" if part == "ic" else "the " + GATE_NAMES[part]
+        seen = ({"f": f"the factor on c_prev (the forget gate) should be {_vec(want['f'])} and yours is "
+                      f"{_vec(got['f'])}",
+                 "o": f"h_t / tanh(c_t) (the output gate) should be {_vec(want['o'])} and yours is {_vec(got['o'])}"}
+                .get(wrong[0], f"the term the cell update adds to f * c_prev, i * c_tilde, should be "
+                               f"{_vec(want['ic'])} and yours is {_vec(got['ic'])}"))
+        if part != gate and part != "ic" or part == "ic" and gate not in ("c", "i"):
+            return (f"{named} reacts to the {GATE_NAMES[gate]}'s weights. {shown}, {seen}.{where} Check that each "
+                    f"gate's line uses its own weights: p.W_{gate}, p.U_{gate} and p.b_{gate} belong to the "
+                    f"{GATE_NAMES[gate]} alone" + (f"; {named[4:]}'s line: {LSTM_GATE_LINE[part]}" if part in
+                                                   LSTM_GATE_LINE else "."))
+        shift = _sigmoid_shift(got[wrong[0]], want[wrong[0]]) if wrong[0] in ("f", "o") else None
+        return (f"{named} differs. {shown}, {seen}.{where}" + (f" Something adds {shift:+.2g} inside its sigmoid."
+                                                              if shift else "")
+                + (f" Check its line: {LSTM_GATE_LINE[part]}" if part in LSTM_GATE_LINE else ""))
     return ("the probes could not tell which part differs: with every weight 0, and with each gate's weights set "
             "one at a time, your step matches nn.LSTMCell; it differs only when several gates work together.")
 
