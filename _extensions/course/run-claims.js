@@ -17,7 +17,7 @@ export function formatValue(value, format) {
 export function shownValue(value, spec) {
   if (value === undefined || value === null) {
     if ("null" in spec) return spec.null;
-    throw new Error(`${spec.of} is missing or null in the file`);
+    throw new Error(`your file has no number at ${spec.of}`);   // never "null": a reader's words (issue 41)
   }
   return formatValue(value, spec.format);
 }

@@ -80,7 +80,7 @@ def shown_value(value, spec: dict) -> str:
     if value is None:
         if "null" in spec:
             return spec["null"]
-        raise ValueError(f"{spec['of']} is missing or null in the file")
+        raise ValueError(f"your file has no number at {spec['of']}")   # as run-claims.js says it
     return format_value(value, spec["format"])
 
 
