@@ -56,9 +56,10 @@ demo-places-template:
 
 # The tests write only to temporary directories: the work tree's git status, ignored files included,
 # must be the same after them as before, or `make test` fails and shows what appeared or changed.
-# One exception: the rendered-site suite keeps its screenshots and report in build/site/ to be looked at.
+# One exception: the rendered-site suite keeps its screenshots and report in build/site/ to be looked at
+# (and the genuine results files their cache in build/student-files/: scripts/measure/student_files.py).
 WORKTREE = git status --porcelain --ignored --untracked-files=all -- . ':!node_modules' ':!vendor' \
-	':!*__pycache__*' ':!.pytest_cache' ':!build/site'
+	':!*__pycache__*' ':!.pytest_cache' ':!build/site' ':!build/student-files'
 
 # two node suites at once (each browser suite has its own Chromium; the site is rendered once, shared)
 NODE_TEST = --test-concurrency=2
