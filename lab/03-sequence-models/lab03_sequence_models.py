@@ -314,10 +314,13 @@ PREDICTION_NAME = "my_prediction_3a"
 PREDICTION_LINE = re.compile(r"^(\s*" + PREDICTION_NAME + r"\s*=\s*)(.*?)\s*$")
 
 
-def _unknown_name(value, namespace):
-    """True when the prediction's value is a bare name that Python knows neither in the cell's namespace nor as a
-    built-in: running the cell could only stop with a NameError (`my_prediction_3a = shrinks`)."""
-    return isinstance(value, ast.Name) and value.id not in namespace and not hasattr(builtins, value.id)
+def _unknown_name(value, known):
+    """True when the prediction's value is words without quotes: no text or number in it, and a name that Python
+    knows neither in `known` (the namespace and the cell's own assignments) nor as a built-in, so that running the
+    cell could only stop with a NameError (`my_prediction_3a = shrinks`, `= not sure`, `= shrinks and fast`)."""
+    nodes = list(ast.walk(value))
+    return not any(isinstance(n, (ast.Constant, ast.JoinedStr, ast.Call)) for n in nodes) and any(
+        isinstance(n, ast.Name) and n.id not in known and not hasattr(builtins, n.id) for n in nodes)
 
 
 def quote_prediction(lines):
@@ -522,6 +525,50 @@ def _check_gradients(which, output_name, got, want, inputs, used_for):
                          f"up to {float((a - b).abs().max()):.3g}: the lab {used_for}.")
 
 
+RNN_TERMS = {"b": "the bias b", "W": "the recurrent term h_prev @ W.T", "U": "the input term x_t @ U.T"}
+
+
+def _diagnose_rnn(which, fn):
+    """Isolates the part of an RNN step that differs, with crafted probes: W, U and b all 0 (so a_t = 0 and
+    h_t = tanh(0) = 0), then one of them at a time. Returns the message: what is wrong, how the probe shows it,
+    what to change; or that the probes could not tell."""
+    g = torch.Generator().manual_seed(11)
+    x, h = torch.randn(2, 3, generator=g), torch.randn(2, 4, generator=g)
+    values = {"W": torch.randn(4, 4, generator=g), "U": torch.randn(4, 3, generator=g), "b": torch.randn(4, generator=g)}
+
+    def probe(on=None):
+        W, U, b = (values[k] if k == on else torch.zeros_like(values[k]) for k in ("W", "U", "b"))
+        got = _call(which, fn, x, h, W, U, b, names=("x_t", "h_prev", "W", "U", "b"),
+                    how="on a probe the checkpoint crafted (some weights set to 0)")
+        return (got.detach().double() if torch.is_tensor(got) else None), W, U, b
+    got, *_ = probe()
+    if got is None or got.shape != (2, 4):
+        return None
+    if not _near(got, torch.zeros(2, 4, dtype=torch.float64)):
+        shown = f"With W, U and b all 0, a_t = 0 and h_t should be tanh(0) = 0 everywhere; yours is {_vec(got)}"
+        if _near(got, torch.full_like(got, 0.5)):
+            return f"the squashing function differs. {shown}, sigmoid(0). Equation 1 squashes with torch.tanh."
+        if float(got.max() - got.min()) < 1e-4 and abs(float(got.mean())) < 1:
+            return (f"something is added inside the tanh. {shown}, tanh({float(torch.atanh(got.mean())):.2g}) "
+                    "everywhere: a_t has only three terms, and with their weights 0 it is 0.")
+        return f"x_t or h_prev reach h_t without their weights. {shown}."
+    for term in ("b", "W", "U"):
+        got, W, U, b = probe(term)
+        want = torch.tanh(h @ W.T + x @ U.T + b).double()
+        if got is None or _near(got, want):
+            continue
+        shown = (f"With W, U and b all 0 your h_t is right (0). With only {term} set, h_t should be {_vec(want)} and "
+                 f"yours is {_vec(got)}")
+        if term == "W" and _near(got, torch.tanh(h @ W).double()):
+            return (f"{RNN_TERMS[term]} differs. {shown}, which is tanh(h_prev @ W): W is not transposed. With one "
+                    "sequence per row, W h_(t-1) is h_prev @ W.T.")
+        if _near(got, torch.zeros_like(got)):
+            return f"{RNN_TERMS[term]} is missing. {shown}: {term} never reaches h_t."
+        return (f"{RNN_TERMS[term]} differs. {shown}. Check that term of a_t: it enters once, as "
+                f"{ {'b': '+ b', 'W': 'h_prev @ W.T', 'U': 'x_t @ U.T'}[term]}.")
+    return None
+
+
 @checkpoint("Checkpoint 1 (Exercise 1, rnn_cell_step)")
 def checkpoint_1(which, rnn_cell_step):
     """Exercise 1: rnn_cell_step against nn.RNNCell with the same weights, values and gradients, called the way
@@ -555,10 +602,13 @@ def checkpoint_1(which, rnn_cell_step):
         for mistake, value in known_mistakes.items():
             if torch.allclose(gd, value, atol=1e-5):
                 _fail(which, f"your output matches a common mistake: {mistake}.")
+        found = _diagnose_rnn(which, rnn_cell_step)
         _fail(which, f"differs from nn.RNNCell by up to {float((gd - want.detach()).abs().max()):.3g}: on the "
                      f"first row, expected {_row(want)}, got {_row(gd)}; {_first_difference(gd, want.detach())}. "
-                     "Equation 1: a_t = W h_(t-1) + U x_t + b, h_t = tanh(a_t); with batches in rows, "
-                     "a_t = h_prev @ W.T + x_t @ U.T + b.")
+                     + (f"To find where, the checkpoint tried crafted weights: {found}" if found else
+                        "The checkpoint's probes (W, U and b set to 0, then one at a time) could not tell which part "
+                        "differs: each is right alone. Equation 1: a_t = W h_(t-1) + U x_t + b, h_t = tanh(a_t); with "
+                        "batches in rows, a_t = h_prev @ W.T + x_t @ U.T + b."))
     _check_gradients(which, "h_t", got, want,
                      {"h_prev": (h, h), "x_t": (x, x), "W": (W, cell.weight_hh), "U": (U, cell.weight_ih),
                       "b": (b, cell.bias_ih)},
@@ -889,8 +939,10 @@ GATE_NAMES = {"f": "forget gate f", "i": "input gate i", "o": "output gate o", "
 
 
 def _vec(t):
-    """(0.500, -0.250, ...): a few numbers of a probe, for the message."""
-    return "(" + ", ".join(f"{v:.3f}" for v in t.detach().reshape(-1)[:4].tolist()) + (", ..." if t.numel() > 4 else "") + ")"
+    """(0.500, -0.250, ...): a few numbers of a probe, for the message (entries a probe cannot read, NaN, left out)."""
+    t = t.detach().reshape(-1)
+    t = t[~t.isnan()] if t.is_floating_point() else t
+    return "(" + ", ".join(f"{v:.3f}" for v in t[:4].tolist()) + (", ..." if t.numel() > 4 else "") + ")"
 
 
 def _near(a, b, atol=1e-4):
