@@ -172,13 +172,26 @@ def notebook_text(nb) -> str:
     return nbformat.writes(nb) + "\n"
 
 
+# the definition cells of each lab source, compiled, by (path, its content's sha256, mode): parsing the source
+# (jupytext) is most of what load_lab costs, and the tests load a lab once per catalogued mistake
+_DEFINITIONS: dict[tuple[str, str, str], list] = {}
+
+
+def _definition_code(lab, mode: str) -> list:
+    key = (str(lab_path(lab).resolve()), source_sha256(lab), mode)
+    if key not in _DEFINITIONS:
+        _DEFINITIONS[key] = [compile(cell.source, f"<lab cell {cell.id}>", "exec") for cell in build_notebook(mode, lab).cells
+                             if cell.cell_type == "code" and "def" in _tags(cell)]
+    return _DEFINITIONS[key]
+
+
 def load_lab(lab, mode: str = "solution") -> dict:
-    """Executes the lab's definition cells (tag `def`) and returns their namespace. Nothing is trained or
-    read from disk: those cells only import, configure and define."""
+    """Executes the lab's definition cells (tag `def`) into a new namespace and returns it. Nothing is trained or
+    read from disk: those cells only import, configure and define.  The source is read each time (an edited lab
+    is loaded as edited); its parse is made once per content."""
     namespace = {"__name__": "lab"}
-    for cell in build_notebook(mode, lab).cells:
-        if cell.cell_type == "code" and "def" in _tags(cell):
-            exec(compile(cell.source, f"<lab cell {cell.id}>", "exec"), namespace)  # noqa: S102
+    for code in _definition_code(lab, mode):
+        exec(code, namespace)  # noqa: S102
     return namespace
 
 
