@@ -9,11 +9,13 @@
 //   at 390 px; the navbar on one row; the tab's icon loads; axe-core reports no serious or critical
 //   violation; every OJS cell is a hidden set-up cell or a demo (div.cell.demo), and every demo
 //   draws.  Each demo fits a 1280 × 720 screen with its controls.
+// Every module's page: each demo draws in the place kept for it (within 2 px, at both sizes: the
+// freshness test of its demo-places.css, `make demo-places`).
 // Screenshots of every page at both sizes go to build/site/screenshots/, the measured render and page
 // times to build/site/report-pages.json.  Skipped, with the reason, where quarto, Chromium or
 // axe-core is missing.
 //   SITE_RENDERED=DIR  check DIR/_site (an earlier render) instead
-// The module page's own behaviours: site-module-page.test.mjs; the search: site-search.test.mjs;
+// A module's page's own behaviours: its tests (modules/<id>/tests/site-module-page.test.mjs); the search: site-search.test.mjs;
 // the purged stylesheets: site-purged-css.test.mjs; what they share: site-browser-checks.mjs.
 import {test} from "node:test";
 import assert from "node:assert/strict";
@@ -21,6 +23,8 @@ import {existsSync, mkdirSync, readFileSync} from "node:fs";
 import {join, relative} from "node:path";
 import {ROOT, modules} from "./course.mjs";
 import {renderedSite} from "./site-render.mjs";
+import {offlinePage} from "./browser.mjs";
+import {measureDemos, moved, PLACES_FILE, COMMAND as PLACES_COMMAND} from "../../scripts/pages/demo_places.mjs";
 import {OUT, SCREENS, DEMOS, AXE, skip as noSite, openSite, openPage, pagesOf, writeReport, pageDefects, axeViolations} from "./site-browser-checks.mjs";
 
 const skip = noSite || (!existsSync(AXE) ? "node_modules/axe-core is missing (npm ci)" : false);
@@ -73,6 +77,23 @@ test("the rendered site: every page offline, on a projector and a phone", {skip}
       });
     }
   }
+
+  await t.test("each module's page: each demo draws in the place kept for it, on a projector and a phone", async () => {
+    // (its place: --demo-place, measured by `make demo-places` into modules/<id>/demo-places.css; a demo
+    // in a collapsed callout, once the callout opens): this is that file's freshness test
+    for (const m of modules()) {
+      for (const screen of SCREENS) {
+        const {context, page} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
+        try {
+          await page.goto(`${site.origin}/${m.site}/index.html`, {waitUntil: "load"});
+          assert.deepEqual(moved(await measureDemos(page)), [], `${m.site}/index.html: demos that move the text below them at ` +
+            `${screen.width} px: their places (${m.site}/${PLACES_FILE}) are stale; run \`${PLACES_COMMAND} MODULE=${m.id}\` and commit it`);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  });
 
   const written = writeReport("pages", report);
   t.diagnostic(`quarto render: ${renderSeconds?.toFixed(1) ?? "(not run)"} s; report in ${written}, screenshots in ${relative(ROOT, OUT)}/screenshots/`);

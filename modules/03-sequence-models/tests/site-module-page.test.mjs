@@ -1,11 +1,11 @@
-// The module page (module 3's, tests/js/site-browser-checks.mjs: MODULE_PAGE) as a student gets it,
+// Module 3's page (this folder's module) as a student gets it,
 // from the shared render of this checkout, served on 127.0.0.1 and opened in Debian's Chromium with
 // every other request blocked (a classroom with no Wi-Fi): equations (1)-(12), each
 // cross-referenced; the w slider redraws the plot; a collapsed callout opens; a cross-reference
 // previews its equation on hover and on focus; its icon fonts are asked for before the body; its
 // text paints with no demo script loaded, within 1.0 MB; a demo draws when scrolled to, and one in a
-// collapsed callout when it opens, each in the place kept for it (within 2 px, at both sizes: on every
-// module's page, the freshness test of its demo-places.css, `make demo-places`);
+// collapsed callout when it opens (each in the place kept for it, on every module's page:
+// tests/js/site-pages.test.mjs);
 // Quarto's set-up at DOMContentLoaded runs after the event; a link into the module page (an
 // address, a link in it, a reload, and a reload after scrolling down) lands its target below the
 // navbar and it stays; on a phone each diagram keeps a readable width and scrolls sideways.
@@ -15,11 +15,13 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {sep} from "node:path";
-import {module, modules} from "./course.mjs";
-import {renderedSite} from "./site-render.mjs";
-import {plotPaths, offlinePage} from "./browser.mjs";
-import {measureDemos, moved, PLACES_FILE, COMMAND as PLACES_COMMAND} from "../../scripts/pages/demo_places.mjs";
-import {SCREENS, MODULE_PAGE, skip, openSite, openPage, ready, writeReport} from "./site-browser-checks.mjs";
+import {thisModule} from "../../../tests/js/course.mjs";
+import {renderedSite} from "../../../tests/js/site-render.mjs";
+import {plotPaths, offlinePage} from "../../../tests/js/browser.mjs";
+import {SCREENS, skip, openSite, openPage, ready, writeReport} from "../../../tests/js/site-browser-checks.mjs";
+
+const M = thisModule(import.meta.url);
+const MODULE_PAGE = `${M.site}/index.html`;
 
 const BYTES_BUDGET = 200_000;   // bytes sent (gzipped) at load, before any demo
 
@@ -140,7 +142,7 @@ test("the rendered site: the module page, on a projector and a phone", {skip}, a
   await t.test("the module page: on a phone each diagram keeps a readable width and scrolls sideways in its own box", async () => {
     // (site.css, by the .diagram mark the page gives each figure drawn by code; its labels are
     // checked at that width by tests/js/figure-labels.test.mjs)
-    const drawn = module("03-sequence-models").diagrams().map((f) => f.split(sep).pop());
+    const drawn = M.diagrams().map((f) => f.split(sep).pop());
     const {context, page, problems} = await openPage(browser, site.origin, MODULE_PAGE, SCREENS[1]);
     try {
       const diagrams = await page.evaluate(async () => {
@@ -271,23 +273,6 @@ test("the rendered site: the module page, on a projector and a phone", {skip}, a
       assert.deepEqual([...problems.console, ...problems.pageErrors, ...problems.failed], []);
     } finally {
       await context.close();
-    }
-  });
-
-  await t.test("each module's page: each demo draws in the place kept for it, on a projector and a phone", async () => {
-    // (its place: --demo-place, measured by `make demo-places` into modules/<id>/demo-places.css; a demo
-    // in a collapsed callout, once the callout opens): this is that file's freshness test
-    for (const m of modules()) {
-      for (const screen of SCREENS) {
-        const {context, page} = await offlinePage(browser, site.origin, {width: screen.width, height: screen.height});
-        try {
-          await page.goto(`${site.origin}/${m.site}/index.html`, {waitUntil: "load"});
-          assert.deepEqual(moved(await measureDemos(page)), [], `${m.site}/index.html: demos that move the text below them at ` +
-            `${screen.width} px: their places (${m.site}/${PLACES_FILE}) are stale; run \`${PLACES_COMMAND} MODULE=${m.id}\` and commit it`);
-        } finally {
-          await context.close();
-        }
-      }
     }
   });
 
