@@ -16,8 +16,8 @@ const STORE = (id) => `course-run:${id}`;        // localStorage: the file's tex
 const CHOICE = (id) => `course-run-demos:${id}`; // localStorage: which model the demos play
 export const RUN_EVENT = "course:run";           // window event: the demos' `results` switches (demo-setup.ojs)
 
-// the Quarto markup this writes into: a callout's body (Quarto 1.11: div.callout-body-container in each callout)
-const CALLOUT_BODY = ".callout-body-container";
+// where this writes: the empty slot the course's filter (your-run-slots.lua) puts in each After-the-Lab box
+const slotOf = (box) => [...document.querySelectorAll(".your-run-slot")].find((slot) => slot.dataset.box === box);
 
 const url = (path) => new URL(path, document.baseURI).href;
 async function json(path) {
@@ -87,8 +87,8 @@ function clearPage() {
 }
 
 /** The box's measured table (its first) gains a column of the student's values, one per row as `table.rows` lists them. */
-async function tableColumn(jsonata, spec, body, mine) {
-  const table = body.querySelector("table:not(.your-run-table)");
+async function tableColumn(jsonata, spec, slot, mine) {
+  const table = slot.parentElement.querySelector("table:not(.your-run-table)");
   const rows = table ? [...table.tBodies[0]?.rows ?? []] : [];
   if (!table || rows.length !== spec.rows.length) {
     console.error(`your-run: box ${spec.id} expects a table of ${spec.rows.length} rows in its body, and has ${table ? rows.length : "no table"}`);
@@ -131,16 +131,15 @@ async function show(root, files, mine, notes) {
   clearPage();
   const missing = [];
   for (const spec of boxes.boxes) {
-    const callout = document.querySelector(`.after-the-lab-${CSS.escape(spec.id)}`);
-    const body = callout?.querySelector(CALLOUT_BODY);
-    if (!body) { missing.push(`.after-the-lab-${spec.id}${callout ? ` ${CALLOUT_BODY}` : ""}`); continue; }
-    body.prepend(await boxCompare(jsonata, spec, course, mine, claims));
-    if (spec.table) await tableColumn(jsonata, {...spec.table, id: spec.id}, body, mine);
+    const slot = slotOf(spec.id);
+    if (!slot) { missing.push(spec.id); continue; }
+    slot.append(await boxCompare(jsonata, spec, course, mine, claims));
+    if (spec.table) await tableColumn(jsonata, {...spec.table, id: spec.id}, slot, mine);
   }
-  // a page with After-the-Lab boxes lacks the markup this expects (a Quarto release that moved it): the site's
-  // tests see the console error, a reader sees the boxes they can be shown
+  // a page with After-the-Lab boxes lacks a box's slot (its callout lost the author's class, or the filter did
+  // not run): the site's tests see the console error, a reader sees the boxes they can be shown
   if (missing.length && document.querySelector(".after-the-lab"))
-    console.error(`your-run: Quarto's callout markup is not what this expects: no ${missing.join(", no ")}`);
+    console.error(`your-run: no <div class="your-run-slot" data-box> for box ${missing.join(", ")} (your-run-slots.lua makes one in each After-the-Lab box)`);
   const held = claims.filter((c) => c.holds).length;
   status(root, `Your run is loaded: ${runPhrase(mine)}. The course's: ${runPhrase(course)}. ` +
     `${held} of ${claims.length} of the module's checked claims hold in your run; ` +

@@ -65,8 +65,8 @@ test("what MathML Core cannot draw stops the render, naming the page and the for
   const dir = mkdtempSync(join(tmpdir(), "native-mathml-"));
   try {
     mkdirSync(join(dir, "m"));
-    writeFileSync(join(dir, "m", "index.html"), '<html><head><script src="../vendor/mathjax/tex-chtml-full.js"></script></head>'
-      + '<body><span class="math inline">\\(\\cancel{x}\\)</span></body></html>');
+    writeFileSync(join(dir, "m", "index.html"), '<html><head><link href="../site_libs/quarto-contrib/course-math/math.css" rel="stylesheet"></head>'
+      + '<body><span class="course-tex inline">\\(\\cancel{x}\\)</span></body></html>');
     const site = new Site({dir, project: dir, cache: new Cache(null), quartoShare: null});
     await assert.rejects(runPasses(site, [typesetMath]),
       (e) => e instanceof TexError && /m\/index\.html: .*\\cancel\{x\}.*menclose/.test(e.message));

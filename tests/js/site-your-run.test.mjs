@@ -117,15 +117,22 @@ test("the rendered site: a student's own run beside the course's", {skip}, async
     });
   }
 
-  await t.test("a Quarto that moved the callout markup this writes into fails here, naming it", async () => {
-    // (a planted change: one box's body without its class, as a Quarto release might write it)
+  await t.test("each box's slot is the course's own, in the callout's body; a box without one fails here, naming it", async () => {
     const {context, page, problems} = await offlinePage(browser, site.origin, {width: 1280, height: 720});
     try {
       await page.goto(url, {waitUntil: "load"});
-      await page.evaluate(() => document.querySelector(".after-the-lab-3b .callout-body-container").classList.remove("callout-body-container"));
+      // your-run-slots.lua made one slot per box, the first thing in the box's body under its title
+      const slots = await page.evaluate(() => [...document.querySelectorAll(".after-the-lab")].map((box) => {
+        const slot = box.querySelector(".your-run-slot");
+        return [slot?.dataset.box, box.classList.contains(`after-the-lab-${slot?.dataset.box}`), slot?.previousElementSibling === null,
+          box.querySelectorAll(".your-run-slot").length];
+      }));
+      assert.deepEqual(slots, BOXES.map((b) => [b.id, true, true, 1]));
+      // (a planted change: one box's slot gone, as a box whose filter did not run would be)
+      await page.evaluate(() => document.querySelector('.your-run-slot[data-box="3b"]').remove());
       assert.equal((await choose(page, file("lab3_results.json", quickText))).kind, "ok");
       assert.equal(await page.locator(".your-run-compare").count(), BOXES.length - 1);
-      assert.deepEqual(problems.console, ["your-run: Quarto's callout markup is not what this expects: no .after-the-lab-3b .callout-body-container"]);
+      assert.deepEqual(problems.console, ['your-run: no <div class="your-run-slot" data-box> for box 3b (your-run-slots.lua makes one in each After-the-Lab box)']);
     } finally {
       await context.close();
     }

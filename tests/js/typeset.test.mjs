@@ -1,7 +1,7 @@
 // The post-render's page passes for math and access (_extensions/course/post-render/passes/: typeset-math,
 // callout-buttons, focusable-figures, dark-theme-on-demand), on small pages shaped like Quarto's
-// output (no Quarto needed): formulas become MathML (a deck's too) with no TeX left, numbered equations
-// keep their number beside a scrolling body, the MathJax <script> goes, long formulas get scroll boxes,
+// output (no Quarto needed): formulas, as the course's math.lua hands them over, become MathML (a deck's
+// too) with no TeX left, numbered equations keep their number beside a scrolling body, long formulas get scroll boxes,
 // figures are focusable, collapsible callouts become buttons, the dark theme waits for dark mode, and a
 // TeX error names the page and the formula.  A finished page is left alone and formulas come from the
 // cache (_extensions/course/post-render/cache.mjs).  (Tables are wrapped by _extensions/course/table-scroll.lua.)
@@ -19,11 +19,15 @@ import focusableFigures from "../../_extensions/course/post-render/passes/focusa
 import darkThemeOnDemand from "../../_extensions/course/post-render/passes/dark-theme-on-demand.mjs";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..", "..");
-const FONT = "site_libs/course-math/course-math.woff";
+const FONT = "site_libs/quarto-contrib/course-math/course-math.woff";
 
-const page = (body, head = "") => `<!doctype html><html><head>
-<script defer="" src="../../vendor/mathjax/tex-chtml-full.js" type="text/javascript"></script>
+// a page at modules/m/ (its math stylesheet, math.lua's dependency, two folders up)
+const page = (body, head = "", toRoot = "../../") => `<!doctype html><html><head>
+<link href="${toRoot}site_libs/quarto-contrib/course-math/math.css" rel="stylesheet">
 ${head}</head><body>${body}</body></html>`;
+const tex = (display, text, number) => display
+  ? `<span class="course-tex display"${number ? ` data-number="${number}"` : ""}>\\[${text}\\]</span>`
+  : `<span class="course-tex inline">\\(${text}\\)</span>`;
 
 /** A site in a temporary folder holding `files` ({path: html}). */
 function tempSite(files) {
@@ -49,23 +53,23 @@ async function runOn(html, passes, rel = "modules/m/index.html") {
   }
 }
 
-test("a numbered equation: typeset without its \\tag as MathML, the number beside a focusable scrolling body", async () => {
+test("a numbered equation: typeset as MathML, its number beside a focusable scrolling body", async () => {
   const {html, report} = await runOn(page(
-    '<p><span id="eq-rnn-step"><span class="math display">\\[a_t = W h_{t-1} &lt; b \\tag{1}\\]</span></span></p>'), [typesetMath]);
+    `<p><span id="eq-rnn-step">${tex(true, "a_t = W h_{t-1} &lt; b", "1")}</span></p>`), [typesetMath]);
   assert.deepEqual(report["typeset-math"], {"modules/m/index.html": 1});
   assert.match(html, /<span class="math display numbered"><span class="equation-body" tabindex="0"><math display="block">/);
   assert.match(html, /<\/math><\/span><span class="equation-number">\(1\)<\/span><\/span><\/span><\/p>/);
-  assert.doesNotMatch(html, /\\tag|\\\[|tex-chtml-full\.js/);
+  assert.doesNotMatch(html, /\\\[|course-tex/);
   assert.match(html, /<mo lspace="0.2778em" rspace="0em">&lt;<\/mo>/, "MathML the browser draws, with the unescaped < and TeX's space");
-  assert.match(html, /<link rel="preload" href="\.\.\/\.\.\/site_libs\/course-math\/course-math\.woff" as="font" type="font\/woff" crossorigin="">\n<\/head>/,
+  assert.match(html, /<link rel="preload" href="\.\.\/\.\.\/site_libs\/quarto-contrib\/course-math\/course-math\.woff" as="font" type="font\/woff" crossorigin="">\n<\/head>/,
     "the math font asked for in the head");
   assert.doesNotMatch(html, /<svg|mjx-|MJX/, "no SVG, no MathJax markup or styles");
 });
 
 test("inline formulas: short ones flow in the text, a long one scrolls in its own focusable box", async () => {
-  const short = "\\(h_t\\)";
-  const long = "\\(P(w_t \\mid \\text{context}) = (c(\\text{context}, w_t) + k) / (c(\\text{context}) + k\\lvert V \\rvert)\\)";
-  const {html, report} = await runOn(page(`<p><span class="math inline">${short}</span> and <span class="math inline">${long}</span></p>`), [typesetMath]);
+  const short = tex(false, "h_t");
+  const long = tex(false, "P(w_t \\mid \\text{context}) = (c(\\text{context}, w_t) + k) / (c(\\text{context}) + k\\lvert V \\rvert)");
+  const {html, report} = await runOn(page(`<p>${short} and ${long}</p>`), [typesetMath]);
   assert.deepEqual(report["typeset-math"], {"modules/m/index.html": 2});
   assert.equal((html.match(/<span class="math inline">/g) || []).length, 1);
   assert.equal((html.match(/<span class="math inline wide" tabindex="0">/g) || []).length, 1);
@@ -93,38 +97,38 @@ test("each page pass stops the render, naming itself and the page, where Quarto'
     [focusableFigures, '<figure class="quarto-float quarto-float-fig"><img src="f.svg"></figure>'],
     // a page without the dark theme's stylesheet
     [darkThemeOnDemand, "<p>x</p>"],
-    // a formula, but no MathJax <script> to remove
-    [typesetMath, '<span class="math inline">\\(x\\)</span>'],
+    // a formula, but not the math stylesheet math.lua links
+    [typesetMath, `<html><head></head><body>${tex(false, "x")}</body></html>`],
+    // a formula math.lua did not hand over: pandoc's own (html-math-method: plain)
+    [typesetMath, '<span class="math inline">x</span>'],
+    // the course's span without its TeX delimiters
+    [typesetMath, '<span class="course-tex inline">x</span>'],
   ];
   for (const [pass, body] of cases) {
-    const html = pass === typesetMath ? `<html><head></head><body>${body}</body></html>` : page(body);
+    const html = body.startsWith("<html>") ? body : page(body);
     await assert.rejects(runOn(html, [pass], "modules/m/lab.html"), (e) => e instanceof ContractError
       && e.message.includes(`"${pass.name}"`) && e.message.includes("modules/m/lab.html"), pass.name);
   }
 });
 
-test("a TeX error stops with the page and the formula; a reveal.js deck is typeset and loads no MathJax", async () => {
-  await assert.rejects(runOn(page('<span class="math inline">\\(\\frac{1}{\\)</span>'), [typesetMath], "x.html"),
+test("a TeX error stops with the page and the formula; a reveal.js deck is typeset as the pages are", async () => {
+  await assert.rejects(runOn(page(tex(false, "\\frac{1}{"), "", ""), [typesetMath], "x.html"),
     (e) => e instanceof TexError && /x\.html: TeX error in \\\(\\frac\{1\}\{\\\)/.test(e.message));
   const deck = `<html><head>
-  <script src="../../site_libs/revealjs/plugin/math/math.js"></script>
+  <link href="../../site_libs/quarto-contrib/course-math/math.css" rel="stylesheet">
   <link href="b-dark.min.css" rel="stylesheet" class="quarto-color-scheme quarto-color-alternate">
-</head><body><div class="reveal"><span class="math inline">\\(x\\)</span>
-<span class="math display">\\[y \\tag{3}\\]</span>
+</head><body><div class="reveal">${tex(false, "x")}
+${tex(true, "y", "3")}
 <figure class="quarto-float quarto-float-fig"><div aria-describedby="c"><img src="f.svg"></div></figure></div>
-<script>Reveal.initialize({plugins: [QuartoSupport,
-          RevealMath,
-          RevealNotes]});</script></body></html>`;
+</body></html>`;
   const {html, report} = await runOn(deck, [typesetMath, focusableFigures, darkThemeOnDemand], "modules/m/slides.html");
   assert.deepEqual(report["typeset-math"], {"modules/m/slides.html": 2});
-  assert.doesNotMatch(html, /plugin\/math|RevealMath|\\\(|\\\[/);
-  assert.match(html, /plugins: \[QuartoSupport,\n +RevealNotes\]/);
+  assert.doesNotMatch(html, /\\\(|\\\[/);
   assert.match(html, /<span class="math inline"><math><mi>x<\/mi><\/math><\/span>/);
   assert.match(html, /<span class="math display numbered"><span class="equation-body" tabindex="0"><math display="block">[\s\S]*<\/math><\/span><span class="equation-number">\(3\)<\/span>/,
     "numbered as on the pages");
   assert.doesNotMatch(html, /<svg|mjx-|MJX/, "no SVG, no MathJax markup or styles");
-  // the deck loads no site.css: the font's @font-face comes with it, from the same address as the preload
-  assert.match(html, /@font-face \{ font-family: "Course Math";[^}]*src: url\("\.\.\/\.\.\/site_libs\/course-math\/course-math\.woff"\) format\("woff"\); \}<\/style>\n<link rel="preload" href="\.\.\/\.\.\/site_libs\/course-math\/course-math\.woff" as="font"/);
+  assert.match(html, /<link rel="preload" href="\.\.\/\.\.\/site_libs\/quarto-contrib\/course-math\/course-math\.woff" as="font"/);
   // the page-only passes leave a deck alone
   assert.deepEqual([report["focusable-figures"], report["dark-theme-on-demand"]], [{}, {}]);
   assert.match(html, /<div aria-describedby="c"><img/);
@@ -133,8 +137,8 @@ test("a TeX error stops with the page and the formula; a reveal.js deck is types
 
 test("a site: every page typeset, each asking for the math font from where it is", async () => {
   const dir = tempSite({
-    "index.html": page('<span class="math inline">\\(x\\)</span>'),
-    "modules/m/index.html": page('<span class="math inline">\\(y\\)</span>'),
+    "index.html": page(tex(false, "x"), "", ""),
+    "modules/m/index.html": page(tex(false, "y")),
   });
   try {
     assert.deepEqual((await finishSite(siteOf(dir), [typesetMath]))["typeset-math"], {"index.html": 1, "modules/m/index.html": 1});
@@ -161,7 +165,7 @@ test("a finished page is left alone; a page's formulas come from the cache when 
   const dir = tempSite({});
   const cacheDir = join(dir, ".cache"), site = join(dir, "_site");
   try {
-    const source = page('<span class="math inline">\\(x^2\\)</span>');
+    const source = page(tex(false, "x^2"), "", "");
     mkdirSync(site);
     writeFileSync(join(site, "a.html"), source);
     assert.deepEqual((await finishSite(siteOf(site, new Cache(cacheDir)), [typesetMath]))["typeset-math"], {"a.html": 1});

@@ -3,7 +3,7 @@
 // OpenType MATH table (the sizes of fractions and scripts, the larger and stretched brackets), which
 // phones do not have; whole, it is 370 KB.  The cut keeps the MATH table's variants of those
 // characters and the italic letters a browser draws a one-letter <mi> in; it goes to
-// site_libs/course-math/course-math.woff with the licence beside it (site.css names the font, and
+// site_libs/quarto-contrib/course-math/course-math.woff with the licence beside it (math.css names the font, and
 // typeset-math.mjs asks for it in the head).  Every page of the output folder counts (a render of one
 // page keeps the others' characters).
 import {existsSync, readFileSync} from "node:fs";

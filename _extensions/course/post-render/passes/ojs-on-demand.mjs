@@ -9,6 +9,8 @@ import {expectMatch, expectSome} from "../contract.mjs";
 import {pageScript} from "../page-scripts.mjs";
 
 export const RUNTIME = "quarto-ojs-runtime.js";
+// the "near the screen" trigger the page script imports (the demos' seen() uses it too; _quarto.yml copies it)
+export const NEAR_SCREEN = "_extensions/course/near-screen.js";
 export const RUNTIME_MIN = "quarto-ojs-runtime.min.js";
 // a demo's ES module, as the cells import it
 const MODULE_IMPORT = /import\(new URL\("([^"]+)", document\.baseURI\)/g;
@@ -34,7 +36,7 @@ export default {
     const preload = [...new Set([...sources.matchAll(MODULE_IMPORT)].map((m) => m[1]))];
     const src = runtime.attr("src");
     start.replaceWith(page.script("ojs-on-demand", pageScript("ojs-on-demand"), {module: true, data: {
-      runtime: src.slice(0, -RUNTIME.length) + RUNTIME_MIN, preload, paths, "self-contained": selfContained,
+      runtime: src.slice(0, -RUNTIME.length) + RUNTIME_MIN, near: page.toRoot + NEAR_SCREEN, preload, paths, "self-contained": selfContained,
     }}));
     runtime.remove();
     const stem = page.rel.split("/").pop().replace(/\.html$/, "");

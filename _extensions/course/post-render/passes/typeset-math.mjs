@@ -1,14 +1,9 @@
-// Math typeset here, once, so a reader's browser does no TeX work and loads no MathJax.  Quarto
-// (html-math-method: mathjax) writes each formula as <span class="math inline">\(…\)</span> or
-// <span class="math display">\[…\]</span>, numbered ones ending in \tag{N}.  Each becomes MathML that
-// the browser draws itself, with TeX's layout written out (../native-mathml.mjs, from mathjax-full's
-// tree), in the math font math-font.mjs cuts (asked for in the head).  A numbered equation becomes
-// [body | (N)], the body scrolling sideways in its own box while the number stays in view; a long
-// inline formula scrolls in its own box (site.css; a deck: _extensions/course/slides.scss, and the
-// font's @font-face in its head, as a deck loads no site.css).  The script tags that load MathJax
-// (and pandoc's polyfill for it; a deck's reveal.js math plugin) go.  A TeX error, or a formula
-// MathML Core cannot draw, stops the render, naming the page and the formula.  A page's typeset
-// formulas are cached, so a render that changes no formula of a page skips MathJax for it.
+// Math typeset here, once: the browser does no TeX work and loads no MathJax.  Each formula math.lua hands
+// over (<span class="course-tex inline|display" data-number="N">\(TeX\)</span>) becomes MathML the browser
+// draws, with TeX's layout written out (../native-mathml.mjs), in the font math-font.mjs cuts; a numbered
+// one [body | (N)] (_extensions/course/math.css).  A formula the filter did not hand over (pandoc's own
+// <span class="math">), a TeX error, or one MathML Core cannot draw stops the render, naming page and
+// formula.  A page's typeset formulas are cached: a render that changes none of them skips MathJax.
 import {createRequire} from "node:module";
 import {readFileSync} from "node:fs";
 import {fileURLToPath} from "node:url";
@@ -17,11 +12,12 @@ import {ContractError, expectSome} from "../contract.mjs";
 import {nativeMathML} from "../native-mathml.mjs";
 
 const require = createRequire(import.meta.url);
-// the math font's subset, which math-font.mjs writes (site.css names it too)
-export const MATH_FONT = "site_libs/course-math/course-math.woff";
+// the math stylesheet that math.lua links (as Quarto places a filter's dependency), and beside it the
+// math font's subset, which math-font.mjs writes and the stylesheet names
+export const MATH_CSS = "site_libs/quarto-contrib/course-math/math.css";
+export const MATH_FONT = "site_libs/quarto-contrib/course-math/course-math.woff";
 // an inline formula wider than this (in em of the text) may not fit a phone's line: it scrolls
 const WIDE_INLINE_EM = 14;
-const TAG = /\\tag\{([^{}]*)\}\s*$/;
 const DELIMITED = /^\s*(\\\(|\\\[)([\s\S]*?)(\\\)|\\\])\s*$/;
 // the cached formulas are typeset again when the MathML writer changes
 const MATHML_WRITER = Cache.key(readFileSync(fileURLToPath(new URL("../native-mathml.mjs", import.meta.url))));
@@ -60,16 +56,15 @@ export function typesetter() {
   };
   return {
     mathml: (tex, display) => nativeMathML(item(tex, display).root),
+    /** MathJax's internal tree of the formula, which native-mathml.mjs reads */
+    tree: (tex, display) => item(tex, display).root,
     /** the width of the typeset formula in em, from MathJax's own metrics */
     widthEm: (tex, display) => doc.outputJax.getBBox(item(tex, display), doc).w,
   };
 }
 
-/** The markup replacing one formula ([display, tex] as Quarto wrote it). */
-export function formulaMarkup(t, display, rawTex, where) {
-  let tex = rawTex;
-  const tag = display ? TAG.exec(tex) : null;
-  if (tag) tex = tex.slice(0, tag.index);
+/** The markup replacing one formula (its TeX, and its equation number if it has one). */
+export function formulaMarkup(t, display, tex, where, number = null) {
   let out;
   try {
     out = t.mathml(tex, display);
@@ -77,40 +72,36 @@ export function formulaMarkup(t, display, rawTex, where) {
     throw new TexError(`${where}: TeX error in ${display ? "\\[" : "\\("}${tex.trim()}${display ? "\\]" : "\\)"}: ${err.message}`);
   }
   if (display) {
-    const number = tag ? `<span class="equation-number">(${tag[1]})</span>` : "";
-    return `<span class="math display${tag ? " numbered" : ""}"><span class="equation-body" tabindex="0">${out}</span>${number}</span>`;
+    const label = number === null ? "" : `<span class="equation-number">(${escapeHTML(number)})</span>`;
+    return `<span class="math display${label ? " numbered" : ""}"><span class="equation-body" tabindex="0">${out}</span>${label}</span>`;
   }
   return t.widthEm(tex, false) > WIDE_INLINE_EM ? `<span class="math inline wide" tabindex="0">${out}</span>` : `<span class="math inline">${out}</span>`;
 }
 
+const escapeHTML = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const FORMULA = "span.course-tex";
+
 export default {
   name: "typeset-math",
-  targets: (page) => page.$("span.math.inline, span.math.display").length > 0,
+  targets: (page) => page.$(`${FORMULA}, span.math`).length > 0,
   async apply(page, site) {
     const {$} = page;
-    const spans = page.$("span.math.inline, span.math.display").toArray();
+    const leftover = page.$("span.math");
+    if (leftover.length) throw new ContractError(this.name, page.rel, "every formula handed over by _extensions/course/math.lua", `pandoc's own <span class="math"> (${leftover.first().text().slice(0, 40)})`);
+    const spans = page.$(FORMULA).toArray();
     const formulas = spans.map((el) => {
       const m = DELIMITED.exec($(el).text());
-      if (!m) throw new ContractError(this.name, page.rel, `TeX between \\( \\) or \\[ \\] in <span class="math"> (found ${$(el).text().slice(0, 40)})`);
-      return [$(el).hasClass("display"), m[2]];
+      if (!m) throw new ContractError(this.name, page.rel, `TeX between \\( \\) or \\[ \\] in <span class="course-tex"> (math.lua)`, $(el).text().slice(0, 40));
+      return [$(el).hasClass("display"), m[2], $(el).attr("data-number") ?? null];
     });
     const markups = await site.cache.get(this.name, Cache.key(MATHML_WRITER, formulas), () => {
       const t = typesetter();
-      return formulas.map(([display, tex]) => formulaMarkup(t, display, tex, page.rel));
+      return formulas.map(([display, tex, number]) => formulaMarkup(t, display, tex, page.rel, number));
     });
+    expectSome(this.name, page, `link[rel="stylesheet"][href="${page.toRoot + MATH_CSS}"]`, `the math stylesheet math.lua links (${MATH_CSS})`);
     spans.forEach((el, i) => $(el).replaceWith(markups[i]));
-    // MathJax is not loaded in the browser: its script goes, with pandoc's polyfill for it, or a deck's math plugin
-    expectSome(this.name, page, 'script[src*="mathjax"], script[src$="/plugin/math/math.js"]', "the <script> that loads MathJax (or reveal.js's math plugin)").remove();
-    $('script[src*="polyfill"]').remove();
-    const fontURL = page.toRoot + MATH_FONT;
-    if (page.isDeck) {
-      const init = $("script").filter((i, el) => /^\s*RevealMath,\s*$/m.test($(el).text()));
-      if (init.length !== 1) throw new ContractError(this.name, page.rel, "RevealMath in reveal.js's plugin list");
-      init.text(init.text().replace(/\n?[ \t]*RevealMath,/, ""));
-      $("head").append(`<style id="course-math-font">@font-face { font-family: "Course Math"; font-display: swap; src: url("${fontURL}") format("woff"); }</style>\n`);
-    }
     // asked for with the stylesheets, so that the formulas are drawn in it from the first paint
-    $("head").append(`<link rel="preload" href="${fontURL}" as="font" type="font/woff" crossorigin="">\n`);
+    $("head").append(`<link rel="preload" href="${page.toRoot + MATH_FONT}" as="font" type="font/woff" crossorigin="">\n`);
     return spans.length;
   },
 };
