@@ -165,6 +165,7 @@ def colab_render(tmp_path: Path, module: course.Module, env: dict) -> str:
     return (page_dir / "page.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.render
 @pytest.mark.skipif(not shutil.which("quarto"), reason="needs quarto on PATH to render the Colab shortcode")
 @pytest.mark.parametrize("module", MODULES, ids=by_id)
 def test_colab_link_is_the_published_repositorys_notebook(tmp_path, module):

@@ -361,6 +361,7 @@ def rendered():
     return out
 
 
+@pytest.mark.render
 def test_rendered_links_resolve_both_ways(rendered):
     module, module_html = rendered[f"modules/{M3.id}/index.html"]
     glossary, _ = rendered[f"modules/{M3.id}/glossary.html"]
@@ -372,6 +373,7 @@ def test_rendered_links_resolve_both_ways(rendered):
     assert set(glossary_entries()) <= set(to_glossary)
 
 
+@pytest.mark.render
 def test_rendered_citations_resolve(rendered):
     module, html = rendered[f"modules/{M3.id}/index.html"]
     assert "?@" not in html and "???" not in html
