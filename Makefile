@@ -67,17 +67,24 @@ NODE_TEST = --test-concurrency=2
 # both by pytest.ini's testpaths
 NODE_SUITES = tests/js/ $(wildcard modules/*/tests/*.test.mjs)
 
+# pytest and the node suites at once: neither keeps both cores busy alone (a kernel waits for its cell, a
+# browser for its page), and the render they share is made once (site-render.mjs's lock); pytest's report
+# is printed after node's, then the verdict of both
 test: setup
-	@before=$$(mktemp); $(WORKTREE) > $$before 2>/dev/null; \
-	echo "$(PY) -m pytest -q && node --test $(NODE_TEST) $(NODE_SUITES)"; \
-	$(PY) -m pytest -q && node --test $(NODE_TEST) $(NODE_SUITES); rc=$$?; \
+	@before=$$(mktemp); pylog=$$(mktemp); $(WORKTREE) > $$before 2>/dev/null; \
+	echo "$(PY) -m pytest -q (its report after node's) & node --test $(NODE_TEST) $(NODE_SUITES)"; \
+	$(PY) -m pytest -q > $$pylog 2>&1 & pytest=$$!; \
+	node --test $(NODE_TEST) $(NODE_SUITES); node_rc=$$?; \
+	wait $$pytest; pytest_rc=$$?; echo "---- pytest -q"; cat $$pylog; rm -f $$pylog; \
+	echo "make test: pytest exited $$pytest_rc, node --test $$node_rc"; \
+	rc=0; [ $$pytest_rc = 0 ] && [ $$node_rc = 0 ] || rc=1; \
 	if [ $$rc = 0 ] && ! $(WORKTREE) 2>/dev/null | diff $$before -; then \
 	  echo "make test: the tests changed the work tree (< before, > after); a test must write to a temporary directory"; \
 	  rc=1; fi; rm -f $$before; exit $$rc
 
-# the inner loop's subset (about two minutes): no lab run, no render, no browser; `make test` runs everything
+# the inner loop's subset (its time: README's Tests section): no lab run, no render, no browser; `make test` runs everything
 check:
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow and not render"
 	node --test $(NODE_TEST) $$(grep -L -E "renderedSite|hasChromium|launch\(" tests/js/*.test.mjs $(wildcard modules/*/tests/*.test.mjs))
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
