@@ -2542,7 +2542,9 @@ print(repr(prompts[0]))
 # also in the file browser on the left); elsewhere it is beside the notebook. Drop it on the module
 # page's *Your run* box to see your models beside the course's in every *After the Lab* box and
 # demo; it stays in your browser. The optional Challenge below adds its samples to the same file
-# (download it again after the Challenge to bring them along).
+# (download it again after the Challenge to bring them along). A second file, `lab3_weights.safetensors`,
+# holds your trained RNN and LSTM: choose it in the briefing's live demo (section 7) and it writes with
+# your models.
 
 # %%
 lab_results = {
@@ -2616,7 +2618,24 @@ def save_results():
         print(f"Your results file: drop {results_path.name} on the module page's 'Your run' box.")
 
 
+def save_weights(path=Path("lab3_weights.safetensors")):
+    """Your trained RNN and LSTM in one file (float32, each tensor under its model's name, as the course's build
+    exports its own): the module page's live demo plays them when you choose this file there."""
+    try:
+        from safetensors.torch import save_file
+    except ImportError:
+        print("Your models were not saved for the page's live demo: it needs the safetensors package "
+              "(pip install safetensors), which Colab has.")
+        return
+    tensors = {f"{name}.{k}": v.detach().to("cpu", torch.float32).contiguous()
+               for name, model in (("rnn", rnn), ("lstm", lstm)) for k, v in model.state_dict().items()}
+    save_file(tensors, str(path), metadata={"vocab": json.dumps(list(chars), ensure_ascii=False)})
+    print(f"wrote {path.resolve()}: your models, for the live demo on the module page (section 7)")
+    offer_download(path)
+
+
 save_results()
+save_weights()
 
 # %% [markdown]
 # # Challenge · Top-k and Nucleus Sampling (optional)
