@@ -26,7 +26,7 @@ async function json(path) {
   return r.json();
 }
 
-let ready = null;   // the module's files and the libraries, fetched once
+let ready = null;   // the module's files and the libraries, fetched once (a failed fetch is tried again next time)
 function load(id) {
   ready ??= Promise.all([
     import(url("../../vendor/run-libs.js")),
@@ -34,9 +34,15 @@ function load(id) {
     json("../../schemas/provenance.schema.json"), json("../../schemas/lab-run.schema.json"),
     json("claims.json"), json("after-the-lab.json"),
   ]).then(([libs, course, schema, provenance, labRun, claims, boxes]) =>
-    ({libs, course, schemas: {schema, provenance, labRun}, claims, boxes}));
+    ({libs, course, schemas: {schema, provenance, labRun}, claims, boxes}), (err) => { ready = null; throw err; });
   return ready;
 }
+
+/** A string from the student's file as the page shows it: at most `n` characters (a file may hold anything). */
+export const clip = (text, n = 80) => {
+  const s = String(text);
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+};
 
 const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -50,8 +56,8 @@ function runPhrase(run) {
   const settings = p.settings === "quick" ? "quick settings (the lab's short test run: not comparable to full settings)"
     : `${p.settings ?? "unknown"} settings`;
   const when = p.saved_at ?? p.started_at;
-  return `${settings}, seed ${p.seed ?? "?"}, on ${p.device ?? "an unknown device"}${p.device_type ? ` (${p.device_type})` : ""}` +
-    (when ? `, saved ${when.slice(0, 10)}` : "");
+  return `${clip(settings)}, seed ${clip(p.seed ?? "?", 20)}, on ${clip(p.device ?? "an unknown device")}` +
+    `${p.device_type ? ` (${clip(p.device_type, 20)})` : ""}` + (when ? `, saved ${String(when).slice(0, 10)}` : "");
 }
 
 /** The comparison for one After-the-Lab box: a table of its values and the list of its claims. */
@@ -108,7 +114,7 @@ async function tableColumn(jsonata, spec, slot, mine) {
 export function notesText(notes) {
   if (!notes) return "";
   const out = [];
-  const odd = describeNonFinite(notes.nonFinite ?? {});
+  const odd = describeNonFinite(notes.nonFinite ?? {}).map((w) => clip(w, 120));
   if (odd.length) out.push(`Some of your values are not finite numbers (your run diverged), and show as "not a number" ` +
     `or "∞": ${odd.slice(0, 4).join(", ")}${odd.length > 4 ? `, and ${odd.length - 4} more` : ""}.`);
   const said = new Set();
@@ -117,7 +123,7 @@ export function notesText(notes) {
     if (m.says) { if (!said.has(m.says)) { said.add(m.says); out.push(`${m.says[0].toUpperCase()}${m.says.slice(1)}.`); } }
     else plain.push(m.where);
   }
-  const gone = [...plain, ...(notes.dropped ?? [])];
+  const gone = [...plain, ...(notes.dropped ?? [])].map((w) => clip(w, 120));
   if (gone.length) out.push(`Your file has no ${gone.slice(0, 4).join(", ")}${gone.length > 4 ? ` and ${gone.length - 4} more parts` : ""} ` +
     `(${notes.older ? "the version of the lab you ran records them otherwise or not at all" : "it was saved before the lab recorded them"}): ` +
     "where a box needs them, it shows the course's run only.");
@@ -125,12 +131,14 @@ export function notesText(notes) {
 }
 
 /** Show `mine` on the page: each box's comparison, the status and the demos' choice. */
-async function show(root, files, mine, notes) {
+async function show(root, files, mine, notes, turn = taking) {
   const {libs: {jsonata}, course, claims: claimsDoc, boxes} = files;
   const claims = await evaluateClaims(jsonata, claimsDoc, mine);
+  if (turn !== taking) return;   // a later file came while this one was checked
   clearPage();
   const missing = [];
   for (const spec of boxes.boxes) {
+    if (turn !== taking) return;
     const slot = slotOf(spec.id);
     if (!slot) { missing.push(spec.id); continue; }
     slot.append(await boxCompare(jsonata, spec, course, mine, claims));
@@ -140,6 +148,7 @@ async function show(root, files, mine, notes) {
   // not run): the site's tests see the console error, a reader sees the boxes they can be shown
   if (missing.length && document.querySelector(".after-the-lab"))
     console.error(`your-run: no <div class="your-run-slot" data-box> for box ${missing.join(", ")} (your-run-slots.lua makes one in each After-the-Lab box)`);
+  if (turn !== taking) return;
   const held = claims.filter((c) => c.holds).length;
   status(root, `Your run is loaded: ${runPhrase(mine)}. The course's: ${runPhrase(course)}. ` +
     `${held} of ${claims.length} of the module's checked claims hold in your run; ` +
@@ -192,31 +201,47 @@ function forget(root) {
   window.dispatchEvent(new CustomEvent(RUN_EVENT));
   root.querySelector(".your-run-loaded").hidden = true;
   status(root, "Your run is forgotten on this device; the page shows the course's run only.", "ok");
+  root.querySelector(".your-run-file")?.focus();   // the next thing to do: choose another file
 }
 
+let taking = 0;   // the last file chosen or dropped wins: an earlier one still being read shows nothing
+
 /** Read, check and show a file the reader chose or dropped; a bad file changes nothing but the status line. */
-async function take(root, file) {
+async function take(root, file, count = 1) {
   const id = root.dataset.module;
+  const mine = ++taking;
+  const name = clip(file.name, 60);
+  const which = count > 1 ? `You dropped ${count} files; this is the first, ${name}. ` : "";
   if (file.size > MAX_BYTES) {
-    return status(root, `${file.name} is ${(file.size / 1e6).toFixed(1)} MB; a results file is well under ` +
+    return status(root, `${which}${name} is ${(file.size / 1e6).toFixed(1)} MB; a results file is well under ` +
       `${MAX_BYTES / 1e6} MB. Choose the results file your lab saved (lab…_results.json).`, "error");
   }
-  status(root, `Reading ${file.name}…`, "busy");
+  status(root, `${which}Reading ${name}…`, "busy");
   const files = await load(id);
-  const checked = checkFile(await file.text(), {id, file: file.name, ...files.schemas, course: files.course, Validator: files.libs.Validator});
-  if (!checked.ok) return status(root, checked.message, "error");
-  try { localStorage.setItem(STORE(id), checked.text); } catch { /* too big or private mode: shown, not remembered */ }
-  await show(root, files, checked.data, checked.notes);
+  const text = await file.text();
+  if (mine !== taking) return;
+  const checked = checkFile(text, {id, file: name, ...files.schemas, course: files.course, Validator: files.libs.Validator});
+  if (!checked.ok) return status(root, `${which}${checked.message}`, "error");
+  let kept = true;
+  try { localStorage.setItem(STORE(id), checked.text); } catch {
+    kept = false;    // too big or private mode: shown, not remembered, and no older run comes back on a reload
+    try { localStorage.removeItem(STORE(id)); } catch { /* nothing kept */ }
+  }
+  await show(root, files, checked.data, checked.notes, mine);
+  if (mine !== taking) return;
+  const line = root.querySelector(".your-run-status");
+  if (which) line.textContent = `${which}${line.textContent}`;
+  if (!kept) line.textContent += " This browser would not keep the file: your run is shown, not remembered on this device.";
 }
 
 /** The box's behaviour: called by its small loader with the file that made it load, if any. */
-export async function start(root, file) {
+export async function start(root, file, count = 1) {
   if (!root.dataset.started) {
     root.dataset.started = "1";
     root.querySelector(".your-run-forget").addEventListener("click", () => forget(root));
   }
   try {
-    if (file) return await take(root, file);
+    if (file) return await take(root, file, count);
     const id = root.dataset.module;
     const kept = (() => { try { return localStorage.getItem(STORE(id)); } catch { return null; } })();
     if (!kept) return;
@@ -225,6 +250,7 @@ export async function start(root, file) {
     if (!checked.ok) { forget(root); return status(root, `${checked.message} It was forgotten.`, "error"); }
     await show(root, files, checked.data, checked.notes);
   } catch (err) {
-    status(root, `Your run could not be shown: ${err.message ?? err}. The page is as it was.`, "error");
+    status(root, `Your run could not be shown: ${clip(err.message ?? err, 200)}. The page is as it was; check your ` +
+      "connection, then choose or drop the file again.", "error");
   }
 }

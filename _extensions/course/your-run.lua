@@ -27,13 +27,13 @@ which remembers it on this device.</p>
 <script type="module">
 // loads your-run.js on first use: a file chosen or dropped, or a run this device remembers
 const root = document.getElementById("your-run");
-const go = (file) => import(new URL("../../_extensions/course/your-run.js", document.baseURI).href)
-  .then((m) => m.start(root, file))
+const go = (file, count = 1) => import(new URL("../../_extensions/course/your-run.js", document.baseURI).href)
+  .then((m) => m.start(root, file, count))
   .catch((err) => { root.querySelector(".your-run-status").textContent = `Your run could not be loaded: ${err.message}`; });
 root.querySelector(".your-run-file").addEventListener("change", (e) => { if (e.target.files[0]) go(e.target.files[0]); e.target.value = ""; });
 root.addEventListener("dragover", (e) => { e.preventDefault(); root.classList.add("your-run-over"); });
 root.addEventListener("dragleave", () => root.classList.remove("your-run-over"));
-root.addEventListener("drop", (e) => { e.preventDefault(); root.classList.remove("your-run-over"); const f = e.dataTransfer.files[0]; if (f) go(f); });
+root.addEventListener("drop", (e) => { e.preventDefault(); root.classList.remove("your-run-over"); const fs = e.dataTransfer.files; if (fs[0]) go(fs[0], fs.length); });
 try { if (localStorage.getItem(`course-run:${root.dataset.module}`)) go(); } catch {}
 </script>
 </section>
