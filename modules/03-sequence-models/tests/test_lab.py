@@ -268,7 +268,7 @@ def test_checkpoint_3b_calls_clip_gradients_as_the_demonstration_does(lab):
     lab["checkpoint_3b"](returns_a_float)
 
 
-def test_checkpoint_3a_accepts_valid_and_rejects_broken_curves(lab):
+def test_checkpoint_3a_accepts_valid_and_rejects_broken_curves(lab, capsys):
     curve = 0.5 * 0.8 ** np.arange(200)
     curve[150:] = 0.0
     lab["checkpoint_3a"](curve, 5.2)
@@ -276,8 +276,14 @@ def test_checkpoint_3a_accepts_valid_and_rejects_broken_curves(lab):
     above_bound[10] = 10.0
     fails(lab, "checkpoint_3a", above_bound, 1.0, match=r"exceeds the bound of Equation 8")
     with_nan = curve.copy()
-    with_nan[3] = np.nan
-    fails(lab, "checkpoint_3a", with_nan, 5.2, match=r"finite and non-negative")
+    with_nan[120:] = np.inf                                 # a diverged model's gradient overflows (issue 41)
+    with_nan[121:] = np.nan
+    capsys.readouterr()
+    lab["checkpoint_3a"](with_nan, 150.0)                  # warns, passes nothing it cannot check, and the lab runs on
+    assert re.search(r"not a finite number from distance 120 on: .*diverged in training", capsys.readouterr().out)
+    negative = curve.copy()
+    negative[3] = -1.0
+    fails(lab, "checkpoint_3a", negative, 5.2, match=r"non-negative")
     fails(lab, "checkpoint_3a", np.zeros(200), 5.2, match=r"distance 0 is zero")
     fails(lab, "checkpoint_3a", curve[:20], 5.2, match=r"at least 51")
 
