@@ -7,7 +7,7 @@ SETTINGS ?= full
 MODULE ?=
 ONE = $(if $(MODULE),--module $(MODULE))
 
-.PHONY: setup notebooks data figures site handouts test check quick-build benchmark bench-site bench-modules mutation module demo-places demo-places-template clean
+.PHONY: setup notebooks data figures site handouts test check quick-build benchmark bench-site bench-modules mutation lab-mutants module demo-places demo-places-template clean
 
 setup:
 	bash scripts/setup.sh
@@ -99,6 +99,15 @@ benchmark:
 mutation: setup
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	nice -n 19 $(PY) -m scripts.ci.mutation
+
+# each lab's checkpoints against mutants of its reference solutions (not part of `make test`; minutes): every
+# exercise function changed one syntax node at a time (seeded), run through its own checkpoint; logs how many
+# stopped there and how many messages name the changed part (data/<id>/checkpoint-diagnosis.md)
+lab-mutants:
+	for m in $(if $(MODULE),$(MODULE),$(notdir $(wildcard modules/*))); do \
+	  if [ -f modules/$$m/code/mutant_inputs.py ]; then \
+	    nice -n 19 $(PY) -m scripts.ci.lab_mutants --module $$m --log data/$$m/checkpoint-diagnosis.md || exit 1; fi; \
+	done
 
 clean:
 	rm -rf _site .quarto build
