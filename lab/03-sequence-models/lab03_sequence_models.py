@@ -162,6 +162,15 @@ def device_name(device):
     return platform.processor() or platform.machine()
 
 
+def cpu_count():
+    """How many CPUs this process may run on (a container's limit, not the host's count), for the provenance: the
+    lab's time on a CPU depends on it."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                                          # macOS and Windows have no affinity call
+        return os.cpu_count()
+
+
 @contextmanager
 def timed(phase):
     """Adds the wall-clock seconds of a block to PHASE_S[phase]."""
@@ -1725,6 +1734,7 @@ checkpoint_2(lm_loss_and_ppl)
 
 # %% tags=["def"]
 LAB1_TEST_NATS = {"uniform": 4.1744, "bigram": 2.4922, "trigram": 2.0859, "best_ngram": 1.8326}
+LAB1_WORD_TRIGRAM_PPL = 1437   # Lab 1's word trigram's test perplexity, per word: a different scale, never compared here
 K_GRID = (1, 0.1, 0.01, 0.001)
 
 
@@ -1921,7 +1931,9 @@ results["rnn"] = dict(label=f"RNN, d_h = {D_HIDDEN}, {len(rnn_losses):,} trainin
 # earlier state $h_s$: Equation 6 made visible. `norm_by_distance` then takes the norm
 # $\lVert \partial \mathcal{L}_T / \partial h_s \rVert$ of each chunk's gradient at each distance
 # $T - s$ and averages over the chunks. The cell also prints $\lVert W \rVert$, the spectral norm of
-# the trained recurrent matrix, so you can check what Equation 8's bound $\lVert W \rVert^{T-s}$ allows.
+# the trained recurrent matrix, so you can check what Equation 8's bound $\lVert W \rVert^{T-s}$ allows,
+# and the norm of Equation 7's one-step Jacobian, $\lVert \mathrm{diag}(1 - h_j^2)\, W \rVert$, at every
+# step of every chunk.
 #
 # Backpropagation runs in 32-bit floating point (float32), whose smallest positive number is about
 # $1.4 \times 10^{-45}$. The norms are taken in float64 from that float32 gradient: a norm taken in
@@ -2011,20 +2023,59 @@ def saved_prediction(namespace):
     return read_prediction(namespace)[0]
 
 
+def step_jacobian_norms(derivative, W, k=24, block=1600):
+    """||diag(1 - h_j^2) W||, the norm of Equation 7's one-step Jacobian, at every step: derivative is 1 - h_j^2,
+    (..., d_h). Its square is the largest eigenvalue of D (W W^T) D, D = diag(1 - h_j^2), found for all steps at once
+    by k steps of Lanczos (an SVD per step takes minutes on a CPU). A Lanczos estimate never exceeds the true norm,
+    and with k = 24 it agrees with torch.linalg.matrix_norm(..., ord=2) to about 1e-6 on the lab's matrices."""
+    W = W.detach().double()
+    gram, top = W @ W.T, torch.linalg.svd(W)[0][:, 0]               # start near W's most stretched direction
+    rows = derivative.reshape(-1, derivative.shape[-1]).double()
+    noise = torch.Generator().manual_seed(0)
+    out = []
+    for d in rows.split(block):
+        q = d * top + 1e-3 * torch.randn(d.shape, generator=noise, dtype=d.dtype).to(d.device)
+        q = q / q.norm(dim=1, keepdim=True)
+        Q = torch.zeros(d.shape[0], k, d.shape[1], dtype=d.dtype, device=d.device)
+        alpha = torch.zeros(d.shape[0], k, dtype=d.dtype, device=d.device)
+        beta = torch.zeros(d.shape[0], k - 1, dtype=d.dtype, device=d.device)
+        for j in range(k):
+            Q[:, j] = q
+            w = d * ((d * q) @ gram)                                # D W W^T D q
+            alpha[:, j] = (w * q).sum(dim=1)
+            for _ in range(2):                                      # full reorthogonalization, twice
+                w = w - torch.einsum("nj,nji->ni", torch.einsum("nji,ni->nj", Q[:, :j + 1], w), Q[:, :j + 1])
+            if j < k - 1:
+                b = w.norm(dim=1)
+                alive = b > 1e-12 * alpha[:, :j + 1].abs().amax(dim=1)   # else the Krylov space is exhausted
+                beta[:, j] = torch.where(alive, b, torch.zeros_like(b))
+                q = torch.where(alive[:, None], w / b.clamp_min(1e-300)[:, None], torch.zeros_like(w))
+        T = torch.diag_embed(alpha) + torch.diag_embed(beta, 1) + torch.diag_embed(beta, -1)
+        out.append(torch.linalg.eigvalsh(T)[:, -1].clamp_min(0).sqrt())
+    return torch.cat(out).reshape(derivative.shape[:-1]).cpu()
+
+
 def tanh_saturation(model, x, spectral_norm_W):
     """How saturated the RNN's units are on the chunks x (the states the gradient above was measured through):
-    the share of the entries of h_j with |h_j| > 0.9, the mean of tanh's derivative 1 - h_j^2, and Equation 8's
+    the share of the entries of h_j with |h_j| > 0.9, the mean of tanh's derivative 1 - h_j^2, Equation 8's
     one-step factor with the measured derivatives, ||diag(1 - h_j^2)|| ||W|| (the largest 1 - h_j^2 of the step
-    times ||W||), as a geometric mean over the steps and chunks: the bound's factor per character."""
+    times ||W||), as a geometric mean over the steps and chunks (the bound's factor per character), and the
+    geometric mean of that largest 1 - h_j^2 alone; and the one-step Jacobian itself, ||diag(1 - h_j^2) W|| at every
+    step of every chunk: its smallest, geometric mean and largest, and the share of steps where it is below 1."""
     model.eval()
     with torch.enable_grad():                                       # keep_states retains gradients
         _, _, states = model(x, keep_states=True)
     h = torch.stack([s.detach() for s in states], dim=1).double()  # (chunks, T, d_h)
     derivative = 1 - h ** 2
-    step_factor = derivative.amax(dim=2) * spectral_norm_W          # (chunks, T)
+    largest = derivative.amax(dim=2)                                # (chunks, T): ||diag(1 - h_j^2)||
+    jacobian = step_jacobian_norms(derivative, model.W)             # (chunks, T): ||diag(1 - h_j^2) W||
     return {"share_abs_h_above_0.9": float((h.abs() > 0.9).double().mean()),
             "mean_tanh_derivative": float(derivative.mean()),
-            "bound_factor_per_character": float(step_factor.log().mean().exp())}
+            "bound_factor_per_character": float((largest * spectral_norm_W).log().mean().exp()),
+            "largest_derivative_geometric_mean": float(largest.log().mean().exp()),
+            "step_jacobian_norm": {"steps": jacobian.numel(), "min": float(jacobian.min()),
+                                   "geometric_mean": float(jacobian.log().mean().exp()), "max": float(jacobian.max()),
+                                   "share_below_1": float((jacobian < 1).double().mean())}}
 
 
 def power_text(g0, w, d):
@@ -2068,7 +2119,12 @@ print(f"a straight line through the log of the norm: a factor of {rnn_factor:.3f
 print(f"saturation: {saturation['share_abs_h_above_0.9']:.1%} of the entries of h have |h| > 0.9; tanh's derivative "
       f"1 - h^2 averages {saturation['mean_tanh_derivative']:.3f}; Equation 8's one-step factor with these "
       f"derivatives, ||diag(1 - h_j^2)|| ||W||, is {saturation['bound_factor_per_character']:.2f} per character "
-      f"(geometric mean), against the measured {rnn_factor:.3f}")
+      f"(geometric mean), against the measured {rnn_factor:.3f}: loose, because the largest 1 - h_j^2 of a step, "
+      f"one unsaturated unit, averages {saturation['largest_derivative_geometric_mean']:.3f} (geometric mean)")
+jac = saturation["step_jacobian_norm"]
+print(f"the one-step Jacobian itself, ||diag(1 - h_j^2) W||, at each of the {jac['steps']:,} steps: smallest "
+      f"{jac['min']:.2f}, geometric mean {jac['geometric_mean']:.2f}, largest {jac['max']:.2f}; below 1 at "
+      f"{jac['share_below_1']:.1%} of the steps")
 print("first distance at which every entry of the gradient is exactly 0 in float32:",
       rnn_all_zero if rnn_all_zero is not None else f"none within the {len(rnn_grad)} distances measured")
 if rnn_naive_zero is not None:
@@ -2105,10 +2161,13 @@ checkpoint_3a(rnn_grad, spectral_W)
 # factors $1 - h_j^2$: a saturated unit (with $|h_j|$ near 1) multiplies its part of the gradient by
 # nearly 0, so the product of the actual Jacobians can shrink although $\lVert W \rVert$ is above 1.
 # The cell printed how saturated this RNN is, and Equation 8 with the measured derivatives,
-# $\lVert \mathrm{diag}(1 - h_j^2) \rVert\, \lVert W \rVert$ per step. If that factor is below 1, the
-# measured saturation alone forces the fall. If it is above 1, the bound still allows growth, and the
-# fall comes from how the one-step Jacobians combine from step to step: saturation can be part of it,
-# and so can the directions in which $W$ stretches, which this lab does not separate.
+# $\lVert \mathrm{diag}(1 - h_j^2) \rVert\, \lVert W \rVert$ per step. That factor is loose: the norm of a
+# diagonal matrix is its largest entry, so one unsaturated unit in a step keeps it near $\lVert W \rVert$.
+# The cell also printed the one-step Jacobian's own norm, $\lVert \mathrm{diag}(1 - h_j^2)\, W \rVert$, at
+# every step. Where it is below 1, that step shrinks every direction of the gradient. Where it is above 1
+# at every step, no single step forces the fall: it comes from how the one-step Jacobians combine from
+# step to step, which direction each one stretches and which it shrinks. Saturation can be part of that,
+# and so can the directions in which $W$ stretches; this lab does not separate them.
 # </details>
 #
 # ### Exercise 3B · Gradient clipping
@@ -2270,7 +2329,8 @@ results["lstm"] = dict(label=f"LSTM, d_h = {D_HIDDEN}, {len(lstm_losses):,} trai
 # step, and even 0.9 held for 50 steps keeps only $0.9^{50} \approx 0.005$. So the cell then measures
 # that product over the last $k$ steps of each chunk, for every unit and every distance $k$, and how
 # much of the gradient at the last position the direct path alone carries $k$ steps back, beside what
-# was measured there.
+# was measured there. These are means over the chunks, and a mean can be set by one or two chunks, so
+# the cell also prints the same shares and ratios chunk by chunk: their median and the middle half.
 #
 # **Predict first.** Where will the LSTM's curve lie against the RNN's, 50 characters back?
 
@@ -2346,6 +2406,24 @@ def direct_path_by_distance(products, grads, thetas):
             "carried_fall": [float(v) for v in carried]}
 
 
+def gradient_by_chunk(rnn_grads, lstm_grads, products, distances):
+    """The gradient's norm in each chunk at a few distances (the curves above are their means over the chunks): the
+    RNN's ||dL_T/dh_s||, the LSTM's ||dL_T/d(h_s, c_s)||, and what the direct path alone carries there, the norm of
+    dL_T/dc_T times each unit's product of its last k forget gates (1 at distance 0). A ratio of two means can be
+    set by one or two chunks; these let each chunk's own share and ratio be read beside it."""
+    d_h = products.shape[2]
+    cell_0 = lstm_grads[:, 0, d_h:].double()                        # dL_T / dc_T of every chunk
+    kept = [k for k in distances if k < lstm_grads.shape[1]]
+    return {"distance": kept,
+            "rnn_grad_norm": [rnn_grads[:, k].double().norm(dim=1).tolist() for k in kept],
+            "lstm_grad_norm": [lstm_grads[:, k].double().norm(dim=1).tolist() for k in kept],
+            "direct_path_norm": [(cell_0 if k == 0 else cell_0 * products[k - 1].double()).norm(dim=1).tolist()
+                                 for k in kept]}
+
+
+BY_CHUNK_DISTANCES = (0, 10, 25, 50, 100, 150)
+
+
 # the demo's θ slider: 0.01 .. 0.99 in steps of 0.01
 DIRECT_PATH_THETAS = np.round(np.arange(1, 100) / 100, 2)
 
@@ -2366,6 +2444,7 @@ products = direct_path_products(forget)                            # (T, chunks,
 direct_path = direct_path_stats(products[50 - 1], lstm_grads, 50)
 direct_by_distance = direct_path_by_distance(products, lstm_grads, DIRECT_PATH_THETAS)
 ratio_50 = float(lstm_grad[50] / rnn_grad[50]) if rnn_grad[50] > 0 else None
+by_chunk = gradient_by_chunk(rnn_grads, lstm_grads, products, BY_CHUNK_DISTANCES)
 print(f"forget gates: mean {forget_stats['mean']:.3f}, above 0.9: {forget_stats['share_above_0.9']:.1%}, "
       f"above 0.99: {forget_stats['share_above_0.99']:.1%}")
 print(f"a gate of {forget_stats['mean']:.3f} on every step keeps {round(forget_stats['mean'], 3) ** 50:.1e} of the direct "
@@ -2385,6 +2464,21 @@ for k in (10, 25, 50, 100, 150):
           f"of what was measured there")
 print(f"at distance 50: LSTM {lstm_grad[50]:.3e}, RNN {rnn_grad[50]:.3e}, ratio "
       + (f"{ratio_50:.1e}" if ratio_50 else "infinite (the RNN's is exactly 0)"))
+print("The lines above divide means over the chunks, which one or two chunks can set. Chunk by chunk "
+      "(median, and the middle half of the chunks):")
+at = {k: i for i, k in enumerate(by_chunk["distance"])}
+share_text = lambda x: f"{x:.1%}" if x >= 0.001 else f"{x:.1e}"    # noqa: E731 (a share too small for one decimal)
+for k in (25, 50, 100, 150):
+    share = np.array(by_chunk["direct_path_norm"][at[k]]) / np.array(by_chunk["lstm_grad_norm"][at[k]])
+    print(f"distance {k:>3}: the direct path carries {share_text(np.median(share))} of the chunk's measured gradient "
+          f"({share_text(np.quantile(share, 0.25))} to {share_text(np.quantile(share, 0.75))})")
+fall_50 = np.array(by_chunk["lstm_grad_norm"][at[50]]) / np.array(by_chunk["lstm_grad_norm"][at[0]])
+print(f"the LSTM's gradient 50 characters back, over its value at the last position: {np.median(fall_50):.1e} "
+      f"({np.quantile(fall_50, 0.25):.1e} to {np.quantile(fall_50, 0.75):.1e})")
+with np.errstate(divide="ignore", invalid="ignore"):
+    ratio_by_chunk = np.array(by_chunk["lstm_grad_norm"][at[50]]) / np.array(by_chunk["rnn_grad_norm"][at[50]])
+print(f"LSTM / RNN at distance 50: {np.median(ratio_by_chunk):.1e} ({np.quantile(ratio_by_chunk, 0.25):.1e} to "
+      f"{np.quantile(ratio_by_chunk, 0.75):.1e})")
 plot_grad_curves({"RNN, ||∂L_T/∂h_s||": rnn_grad, "LSTM, ||∂L_T/∂(h_s, c_s)||": lstm_grad},
                  "The same measurement for the LSTM")
 
@@ -2565,6 +2659,7 @@ lab_results = {
         "lstm_rnn_ratio_at_50": ratio_50,
         "rnn_saturation": saturation,
         "forget_gate": forget_stats, "direct_path": direct_path, "direct_path_by_distance": direct_by_distance,
+        "by_chunk": by_chunk,
     },
     "clipping_demo": {
         "steps": S.sgd_steps, "lr": S.sgd_lr, "kappa": S.clip_kappa, "optimizer": "SGD",
@@ -2580,6 +2675,7 @@ lab_results = {
         "device": device_name(DEVICE),
         "device_type": DEVICE.type, "torch": torch.__version__, "python": platform.python_version(),
         "numpy": np.__version__, "corpus_sha256": CORPUS_SHA256, "phase_s": PHASE_S,
+        "cpu_count": cpu_count(), "torch_threads": torch.get_num_threads(),
         "module": LAB_MODULE, "lab_source_sha256": LAB_SOURCE_SHA256,
     },
 }

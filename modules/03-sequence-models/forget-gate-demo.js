@@ -15,6 +15,9 @@ import {fmt_factor, fmt_fixed, fmt_percent, fmt_short} from "../../_extensions/c
 
 /** σ(1): the lab's forget gate at initialisation, with b_f = 1. */
 export const F_INIT = 1 / (1 + Math.exp(-1));
+/** σ(1) as the section writes it, 0.73: the constant the plot and the readout use, so that 0.73^50 reads
+ * 1.5 × 10⁻⁷ here as in the section's question (σ(1)^50 itself is 1.6 × 10⁻⁷). */
+export const F_INIT_SHOWN = Number(fmt_fixed(F_INIT, 2));
 /** 0.5^(1/50): the constant gate that lets half of the gradient survive 50 steps. */
 export const F_HALF_AT_50 = 0.5 ** (1 / 50);
 
@@ -89,7 +92,7 @@ export function measuredShare(d, k, theta) {
 export const SERIES = {
   measured: "measured: each unit's gates multiplied over k steps",
   held: "if each unit held one step's gate",
-  init: `constant f = σ(1) ≈ ${fmt_fixed(F_INIT, 2)}`,
+  init: `constant f = ${F_INIT_SHOWN} (σ(1))`,
   half50: `constant f = 0.5^(1/50) ≈ ${fmt_fixed(F_HALF_AT_50, 3)}`,
 };
 
@@ -102,7 +105,7 @@ export function shareRows(d, h, theta, kMax) {
   for (let k = 1; k <= kMax; k++) {
     rows.push({k, series: SERIES.measured, share: measuredShare(d, k, theta)});
     rows.push({k, series: SERIES.held, share: heldShare(h, k, theta)});
-    rows.push({k, series: SERIES.init, share: constantCarries(F_INIT, k, theta) ? 1 : 0});
+    rows.push({k, series: SERIES.init, share: constantCarries(F_INIT_SHOWN, k, theta) ? 1 : 0});
     rows.push({k, series: SERIES.half50, share: constantCarries(F_HALF_AT_50, k, theta) ? 1 : 0});
   }
   return rows;
@@ -116,16 +119,16 @@ export function percent(x) {
 /** The readout for the chosen k and θ. */
 export function forgetReadout(d, h, k, theta) {
   const steps = `${k} step${k === 1 ? "" : "s"}`;
-  const constant = (f) => `f = ${fmt_fixed(f, 3)} carries ${fmt_factor(f ** k)}${constantCarries(f, k, theta) ? "" : " (not above θ)"}`;
-  return `Measured: ${percent(measuredShare(d, k, theta))} of the trained LSTM's units keep more than θ = ${fmt_short(theta)} ` +
-    `over the last ${steps}. If each held one step's gate: ${percent(heldShare(h, k, theta))} ` +
-    `(f > θ^(1/${k}) = ${fmt_fixed(gateCut(theta, k), 4)}). Constant gates: ${constant(F_INIT)}; ${constant(F_HALF_AT_50)}.`;
+  const constant = (shown, f) => `f = ${shown} carries ${fmt_factor(f ** k)}${constantCarries(f, k, theta) ? "" : " (not above θ)"}`;
+  return `Measured: ${percent(measuredShare(d, k, theta))} of the trained LSTM's units, counted once in each chunk, keep more ` +
+    `than θ = ${fmt_short(theta)} over the last ${steps}. If each held one step's gate: ${percent(heldShare(h, k, theta))} ` +
+    `(f > θ^(1/${k}) = ${fmt_fixed(gateCut(theta, k), 4)}). Constant gates: ${constant(F_INIT_SHOWN, F_INIT_SHOWN)}; ${constant(`0.5^(1/50) ≈ ${fmt_fixed(F_HALF_AT_50, 3)}`, F_HALF_AT_50)}.`;
 }
 
 /** The chart's description for screen readers: the measured and the held share at a few distances, for θ. */
 export function forgetSummary(d, h, theta, kMax, at = [1, 10, 50, 100, 199]) {
   const ks = at.filter((k) => k <= kMax);
-  return `Measured share of the units whose product of forget gates over the last k steps is above ${fmt_short(theta)}: ` +
+  return `Measured share of the units, counted once in each chunk, whose product of forget gates over the last k steps is above ${fmt_short(theta)}: ` +
     ks.map((k) => `${percent(measuredShare(d, k, theta))} at k = ${k}`).join(", ") +
     `. If each unit held one step's gate: ` + ks.map((k) => `${percent(heldShare(h, k, theta))} at k = ${k}`).join(", ") + ".";
 }

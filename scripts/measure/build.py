@@ -67,6 +67,9 @@ from scripts.measure.results import ResultsError
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")   # colors in IPython tracebacks
 PROVENANCE_FROM_LAB = ("settings", "settings_values", "seed", "device", "device_type", "torch",
                        "python", "numpy")
+# ... and these when the lab records them (a module's own schema may require them: Module 3's does, because its
+# pages quote the run's time, which on a CPU depends on how many it had)
+PROVENANCE_FROM_LAB_IF_RECORDED = ("cpu_count", "torch_threads")
 
 
 class BuildError(Exception):
@@ -314,6 +317,7 @@ def assemble(module: course.Module, lab: dict, lab_sha: str, corpus_sha: str | N
              durations: dict) -> dict:
     run = lab["lab_run"]
     prov = {k: run[k] for k in PROVENANCE_FROM_LAB}
+    prov.update({k: run[k] for k in PROVENANCE_FROM_LAB_IF_RECORDED if k in run})
     prov.update(git_commit=git_commit(), lab_source_sha256=lab_sha,
                 corpus_sha256=run.get("corpus_sha256") or corpus_sha,
                 started_at=started_at, duration_s=durations)

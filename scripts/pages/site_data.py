@@ -96,13 +96,15 @@ def run_phrase(p: dict) -> str:
 
 
 def lab_compute(p: dict) -> str:
-    """How long the build's run of the lab took, and where: '10 minutes on a CPU (AMD EPYC), ...'.
+    """How long the build's run of the lab took, and where: '10 minutes on 16 CPU cores (AMD EPYC), ...' (on a
+    CPU when the lab did not record how many cores it had).
     A build from existing results (--from-results) times no lab run, and says so."""
     seconds = p.get("duration_s", {}).get("lab")
     if seconds is None:
         return "not timed in this build; not yet timed on a Colab T4"
     minutes = max(1, round(seconds / 60))
-    where = (f"on a CPU ({p['device']}), at {p['settings']} settings; not yet timed on a Colab T4"
+    cpu = f"on {p['cpu_count']} CPU cores" if "cpu_count" in p else "on a CPU"    # recorded by labs that record it
+    where = (f"{cpu} ({p['device']}), at {p['settings']} settings; not yet timed on a Colab T4"
              if p["device_type"] == "cpu" else f"on a GPU ({p['device']}), at {p['settings']} settings")
     return f"{minutes} minute{'s' if minutes != 1 else ''} {where}"
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from difflib import SequenceMatcher
 
+import numpy as np
+
 from scripts.measure import lab_source
 from scripts.measure.claims import Claim, data_claims
 from scripts.pages.formatting import fmt_fixed
@@ -37,6 +39,11 @@ DIRECT_PATH_SAME_SIZE = 3.0         # "about the same size" as the measured fall
 # path alone carries less than half of the measured gradient (so the other paths carry more than half)
 DIRECT_PATH_FAR = (25, 50, 100, 150)
 DIRECT_PATH_MINORITY = 0.5
+# the gradient chunk by chunk (gradient_by_distance.by_chunk): the page quotes ratios of means over the chunks and,
+# beside each, the chunks' own values by their median and middle half (the 25th to the 75th percentile)
+CHUNK_SPREAD = (0.25, 0.5, 0.75)
+# "no single step shrinks every direction": the one-step Jacobian's norm is above 1 at every step measured
+STEP_JACOBIAN_FLOOR = 1.0
 # float32 rounds a square below half its smallest subnormal (2^-149) to 0: entries below 2^-75 (2.6e-23) square to 0
 FLOAT32_SQUARE_UNDERFLOW = 2.0 ** -75
 # the sampling demo's settings, for every prompt: (strategy, tau, k, p)
@@ -145,9 +152,11 @@ def mean_gate_cannot_explain_lstm_curve(d):
     g = d["gradient_by_distance"]
     mean, lstm = g["forget_gate"]["mean"], g["lstm_grad_norm"]
     fall, predicted = lstm[50] / lstm[0], mean ** 50
-    return (fall >= MEAN_GATE_MARGIN * predicted,
-            f"the LSTM's gradient falls by {fall:.3g} over 50 characters; a constant gate at the mean "
-            f"{mean:.3f} would give {predicted:.3g} (needs a fall at least {MEAN_GATE_MARGIN:g} times smaller)")
+    median = spread(chunk_lstm_falls(g, 50))[1]
+    return (min(fall, median) >= MEAN_GATE_MARGIN * predicted,
+            f"the LSTM's gradient falls by {fall:.3g} over 50 characters on average ({median:.3g} in the median "
+            f"chunk); a constant gate at the mean {mean:.3f} would give {predicted:.3g} (needs both falls at least "
+            f"{MEAN_GATE_MARGIN:g} times smaller)")
 
 
 def lstm_fall(g, distance=DIRECT_PATH_DISTANCE):
@@ -254,6 +263,131 @@ def most_far_gradient_off_the_direct_path(d):
     return (all(x < DIRECT_PATH_MINORITY for x in shares.values()),
             "the direct path alone carries " + ", ".join(f"{x:.3g} at {k}" for k, x in shares.items())
             + f" of the measured gradient (needs < {DIRECT_PATH_MINORITY:g} at each)")
+
+
+def chunk_index(g, k) -> int:
+    """Where distance k is in by_chunk's lists (a KeyError naming k when it was not recorded)."""
+    try:
+        return g["by_chunk"]["distance"].index(k)
+    except ValueError:
+        raise KeyError(f"by_chunk has no distance {k} (it has {g['by_chunk']['distance']})") from None
+
+
+def chunk_values(g, key, k) -> list[float]:
+    """One value per chunk at distance k: by_chunk's rnn_grad_norm, lstm_grad_norm or direct_path_norm."""
+    return g["by_chunk"][key][chunk_index(g, k)]
+
+
+def chunk_direct_path_shares(g, k) -> list[float]:
+    """Chunk by chunk, what the direct path alone carries k characters back as a share of that chunk's measured
+    gradient there (direct_path_share_of_measured is the same share from the means over the chunks)."""
+    return [d / m for d, m in zip(chunk_values(g, "direct_path_norm", k), chunk_values(g, "lstm_grad_norm", k))]
+
+
+def chunk_lstm_falls(g, k) -> list[float]:
+    """Chunk by chunk, the LSTM's gradient k characters back over its value at the last position (lstm_fall is
+    the same from the means)."""
+    return [a / b for a, b in zip(chunk_values(g, "lstm_grad_norm", k), chunk_values(g, "lstm_grad_norm", 0))]
+
+
+def chunk_lstm_rnn_ratios(g, k) -> list[float]:
+    """Chunk by chunk, the LSTM's gradient k characters back over the RNN's (infinite where the RNN's is exactly 0;
+    lstm_rnn_ratio_at_50 is the same from the means)."""
+    return [a / b if b > 0 else math.inf
+            for a, b in zip(chunk_values(g, "lstm_grad_norm", k), chunk_values(g, "rnn_grad_norm", k))]
+
+
+def spread(values) -> tuple[float, float, float]:
+    """The 25th percentile, the median and the 75th percentile (numpy's linear interpolation, as the lab prints)."""
+    q = np.quantile(np.asarray(values, dtype=np.float64), CHUNK_SPREAD)
+    return float(q[0]), float(q[1]), float(q[2])
+
+
+def by_chunk_consistent(d):
+    g = d["gradient_by_distance"]
+    bc, problems = g["by_chunk"], []
+    wanted = {0, DIRECT_PATH_DISTANCE, *DIRECT_PATH_FAR}
+    if not wanted <= set(bc["distance"]) or not set(bc["distance"]) <= set(g["distance"]):
+        problems.append(f"distances {bc['distance']} must include {sorted(wanted)} and lie within the chunk")
+    for key in ("rnn_grad_norm", "lstm_grad_norm", "direct_path_norm"):
+        if len(bc[key]) != len(bc["distance"]) or any(len(row) != g["chunks"] for row in bc[key]):
+            problems.append(f"{key}: one list of {g['chunks']} chunks per distance")
+    if problems:
+        return False, "; ".join(problems)
+    at_0 = sum(bc["lstm_grad_norm"][chunk_index(g, 0)]) / g["chunks"]
+    for i, k in enumerate(bc["distance"]):
+        for key in ("rnn_grad_norm", "lstm_grad_norm"):
+            mean = sum(bc[key][i]) / g["chunks"]
+            if not math.isclose(mean, g[key][k], rel_tol=1e-9):
+                problems.append(f"{key} at {k}: the chunks' mean {_f(mean)} is not the curve's {_f(g[key][k])}")
+        carried = sum(bc["direct_path_norm"][i]) / g["chunks"] / at_0
+        recorded = 1.0 if k == 0 else g["direct_path_by_distance"]["carried_fall"][k - 1]
+        if k and not math.isclose(carried, recorded, rel_tol=1e-9):
+            problems.append(f"the direct path at {k}: the chunks give {_f(carried)}, direct_path_by_distance {_f(recorded)}")
+    if any(c > a * (1 + 1e-9) for c, a in zip(bc["direct_path_norm"][chunk_index(g, 0)],
+                                              bc["lstm_grad_norm"][chunk_index(g, 0)])):
+        problems.append("at distance 0 a chunk's cell-state gradient exceeds its whole gradient")
+    return not problems, "; ".join(problems) or (
+        f"{g['chunks']} chunks at distances {bc['distance']}: their means are the curves', and the direct path's "
+        "mean is direct_path_by_distance's")
+
+
+def direct_path_chunk_median_below_half(d):
+    g = d["gradient_by_distance"]
+    medians = {k: spread(chunk_direct_path_shares(g, k))[1] for k in DIRECT_PATH_FAR}
+    return (all(x < DIRECT_PATH_MINORITY for x in medians.values()),
+            "chunk by chunk, the median share the direct path alone carries: "
+            + ", ".join(f"{x:.3g} at {k}" for k, x in medians.items()) + f" (needs < {DIRECT_PATH_MINORITY:g} at each)")
+
+
+def direct_path_chunk_median_falls_with_distance(d):
+    g = d["gradient_by_distance"]
+    medians = [spread(chunk_direct_path_shares(g, k))[1] for k in DIRECT_PATH_FAR]
+    means = [direct_path_share_of_measured(g, k) for k in DIRECT_PATH_FAR]
+    return (all(a > b for a, b in zip(medians, medians[1:])),
+            f"median chunk's share at {', '.join(map(str, DIRECT_PATH_FAR))}: {', '.join(f'{x:.3g}' for x in medians)} "
+            f"(needs to fall at each step); the ratio of means: {', '.join(f'{x:.3g}' for x in means)}")
+
+
+def lstm_far_above_rnn_chunk_by_chunk(d):
+    g = d["gradient_by_distance"]
+    low, median, high = spread(chunk_lstm_rnn_ratios(g, 50))
+    return (median >= LSTM_RNN_RATIO_MIN,
+            f"chunk by chunk at distance 50, LSTM / RNN: median {median:.3g}, middle half {low:.3g} to {high:.3g} "
+            f"(needs a median >= {LSTM_RNN_RATIO_MIN:g})")
+
+
+def rnn_step_jacobian_consistent(d):
+    g = d["gradient_by_distance"]
+    s = g["rnn_saturation"]
+    j, problems = s["step_jacobian_norm"], []
+    if j["steps"] != g["chunks"] * g["chunk_length"]:
+        problems.append(f"{j['steps']} steps, not chunks x chunk length = {g['chunks'] * g['chunk_length']}")
+    if not j["min"] <= j["geometric_mean"] <= j["max"]:
+        problems.append(f"smallest {_f(j['min'])}, geometric mean {_f(j['geometric_mean'])}, largest {_f(j['max'])} "
+                        "out of order")
+    # ||diag(1 - h_j^2) W|| <= ||diag(1 - h_j^2)|| ||W|| at every step, so also in the geometric mean (to float32's
+    # precision: the lab takes ||W|| of the float32 matrix, the steps' norms in float64)
+    if j["geometric_mean"] > s["bound_factor_per_character"] * (1 + 1e-6) or j["max"] > g["rnn_spectral_norm_W"] * (1 + 1e-6):
+        problems.append(f"the one-step Jacobian's norm (geometric mean {_f(j['geometric_mean'])}, largest "
+                        f"{_f(j['max'])}) exceeds Equation 8's bound ({_f(s['bound_factor_per_character'])}, ||W|| "
+                        f"{_f(g['rnn_spectral_norm_W'])})")
+    if not math.isclose(s["largest_derivative_geometric_mean"] * g["rnn_spectral_norm_W"],
+                        s["bound_factor_per_character"], rel_tol=1e-9):
+        problems.append("the bound's factor is not the largest derivative's geometric mean times ||W||")
+    if (j["share_below_1"] > 0) != (j["min"] < 1):
+        problems.append(f"share below 1 {_f(j['share_below_1'])} disagrees with the smallest {_f(j['min'])}")
+    return not problems, "; ".join(problems) or (
+        f"||diag(1 - h_j^2) W|| over {j['steps']:,} steps: smallest {j['min']:.3g}, geometric mean "
+        f"{j['geometric_mean']:.3g}, largest {j['max']:.3g}; Equation 8's factor {s['bound_factor_per_character']:.3g} "
+        f"= ||W|| x {s['largest_derivative_geometric_mean']:.3g}")
+
+
+def no_rnn_step_shrinks_every_direction(d):
+    j = d["gradient_by_distance"]["rnn_saturation"]["step_jacobian_norm"]
+    return (j["min"] > STEP_JACOBIAN_FLOOR,
+            f"the one-step Jacobian's norm is at least {j['min']:.3g} over {j['steps']:,} steps, below 1 at "
+            f"{j['share_below_1']:.3g} of them (needs its smallest > {STEP_JACOBIAN_FLOOR:g})")
 
 
 def saturation_bound_verdict(g) -> str:
@@ -402,8 +536,9 @@ CLAIMS: tuple[Claim, ...] = (
           f"50 characters back, the LSTM's gradient is orders of magnitude (at least {LSTM_RNN_RATIO_MIN:.0f} times) "
           "above the RNN's.", lstm_gradient_far_above_rnn_at_50),
     Claim("mean_forget_gate_cannot_explain_lstm_curve",
-          "The LSTM's gradient falls over 50 characters far less (at least 100 times less) than a constant "
-          "forget gate at the measured mean would make it fall (mean^50).", mean_gate_cannot_explain_lstm_curve),
+          "The LSTM's gradient falls over 50 characters far less (at least 100 times less), on average over the "
+          "chunks and in the median chunk, than a constant forget gate at the measured mean would make it fall "
+          "(mean^50).", mean_gate_cannot_explain_lstm_curve),
     DATA["many_forget_gates_near_1"],
     Claim("direct_path_products_recorded_consistently",
           "The direct-path products (each unit's forget gates multiplied over the last 50 steps of a chunk, "
@@ -424,10 +559,32 @@ CLAIMS: tuple[Claim, ...] = (
           "The direct-path products at every distance (the forget-gate demo's measured curve) are counted above every "
           "θ of the demo's slider, never rise with the distance or with θ, and at 50 steps equal the direct_path "
           "record.", direct_path_by_distance_consistent),
+    Claim("by_chunk_consistent",
+          "The gradients chunk by chunk are recorded at 0, 50 and the distances the LSTM box names, and their means "
+          "over the chunks are the curves and the direct path's share that the page quotes as ratios of means.",
+          by_chunk_consistent),
+    Claim("direct_path_chunk_median_below_half",
+          f"Chunk by chunk too, at {', '.join(map(str, DIRECT_PATH_FAR[:-1]))} and {DIRECT_PATH_FAR[-1]} characters "
+          f"back the median chunk's direct path carries less than {DIRECT_PATH_MINORITY:.0%} of its measured gradient.",
+          direct_path_chunk_median_below_half),
+    Claim("direct_path_chunk_median_falls_with_distance",
+          f"The median chunk's direct-path share falls from each of {', '.join(map(str, DIRECT_PATH_FAR))} characters "
+          "back to the next, whatever the ratio of the means does.", direct_path_chunk_median_falls_with_distance),
+    Claim("lstm_above_rnn_at_50_chunk_by_chunk",
+          f"Chunk by chunk too, 50 characters back the median chunk's LSTM gradient is at least "
+          f"{LSTM_RNN_RATIO_MIN:.0f} times its RNN gradient.", lstm_far_above_rnn_chunk_by_chunk),
     Claim("most_far_gradient_off_the_direct_path",
           f"At {', '.join(map(str, DIRECT_PATH_FAR[:-1]))} and {DIRECT_PATH_FAR[-1]} characters back, the direct path "
           f"alone carries less than {DIRECT_PATH_MINORITY:.0%} of the LSTM's measured gradient: most of what reaches "
           "that far travels the cell's other paths.", most_far_gradient_off_the_direct_path),
+    Claim("rnn_step_jacobian_consistent",
+          "The norm of the RNN's one-step Jacobian, ||diag(1 - h_j^2) W||, is recorded at every step of every chunk, "
+          "at most Equation 8's per-step bound, which is ||W|| times the step's largest 1 - h_j^2.",
+          rnn_step_jacobian_consistent),
+    Claim("no_rnn_step_shrinks_every_direction",
+          f"At every step of every chunk the trained RNN's one-step Jacobian has norm above {STEP_JACOBIAN_FLOOR:g}: "
+          "no single step shrinks every direction of the gradient, unlike the one-unit demo's saturated case.",
+          no_rnn_step_shrinks_every_direction),
     Claim("rnn_saturation_bound_consistent",
           "Equation 8 with the RNN's measured tanh derivatives (||diag(1 - h_j^2)|| ||W|| per step) gives a factor per "
           "character no smaller than the measured one, between the mean derivative times ||W|| and ||W||; section 4's "

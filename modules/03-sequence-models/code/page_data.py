@@ -10,8 +10,10 @@ numbers, so a reader who redoes it gets the same result.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 from scripts import paths
+from scripts.measure import lab_source
 from scripts.pages.formatting import (fmt_fixed, fmt_int, fmt_num, fmt_percent, fmt_ppl, fmt_ratio_times, fmt_sci,
                                 fmt_short, sci_value)
 from scripts.pages.site_data import provenance_line
@@ -44,14 +46,74 @@ def model_variables(row: dict) -> dict:
     return out
 
 
-def comparison_variables(m: dict) -> dict:
+def shown(text: str) -> Decimal:
+    """The number a value shows ('5.35', '103,041'), exactly, for arithmetic the page does on shown numbers (in
+    binary floating point 5.35 - 4.97 would not be 0.38 exactly, and a difference ending in 5 could round down)."""
+    return Decimal(text.replace(",", ""))
+
+
+# the page's arithmetic on numbers it shows: (the derived value, how it is computed from the shown operands, the
+# operands).  comparison_variables computes them this way; tests/.../test_shown_arithmetic.py recomputes each from
+# the shown text of its operands, on every run it is given
+SHOWN_ARITHMETIC = {
+    "compare.lstm_lead_nats": ("difference", 2, "models.best_ngram.nats", "models.lstm.nats"),
+    "compare.rnn_lead_nats": ("difference", 2, "models.best_ngram.nats", "models.rnn.nats"),
+    "compare.lstm_rnn_ppl_gap": ("difference", 2, "models.rnn.ppl", "models.lstm.ppl"),
+    "compare.param_ratio": ("ratio", 1, "models.lstm.params", "models.rnn.params"),
+    "gradient.forget_mean_pow_50": ("power_sci", 2, "gradient.forget_mean", 50),
+    "gradient.direct_of_measured_50": ("ratio_percent", None, "gradient.direct_carried", "gradient.lstm_fall_50"),
+    "worked.saturated_h2": ("power_fixed", 2, "worked.saturated_h", 2),
+    "worked.saturated_derivative": ("difference", 2, 1, "worked.saturated_h2"),
+    "worked.near_product": ("power_sci", 1, "worked.near_factor", "worked.near_distance"),
+    "worked.saturated_product": ("power_sci", 1, "worked.saturated_factor", "worked.saturated_distance"),
+    "worked.orders_apart": ("orders_apart", None, "worked.near_product", "worked.saturated_product"),
+}
+
+
+def comparison_variables(m: dict, models: dict) -> dict:
+    """The comparisons the results box states, from the numbers the table shows (models: model_variables)."""
+    def diff(a, b, key):
+        return fmt_fixed(shown(models[a][key]) - shown(models[b][key]), 2)
     return {
-        "lstm_lead_nats": fmt_fixed(m["best_ngram"]["test_nats"] - m["lstm"]["test_nats"], 2),
-        "rnn_lead_nats": fmt_fixed(m["best_ngram"]["test_nats"] - m["rnn"]["test_nats"], 2),
-        "lstm_rnn_ppl_gap": fmt_fixed(m["rnn"]["perplexity"] - m["lstm"]["perplexity"], 2),
-        "param_ratio": fmt_fixed(m["lstm"]["parameters"] / m["rnn"]["parameters"], 1),
+        "lstm_lead_nats": diff("best_ngram", "lstm", "nats"),
+        "rnn_lead_nats": diff("best_ngram", "rnn", "nats"),
+        "lstm_rnn_ppl_gap": diff("rnn", "lstm", "ppl"),
+        "param_ratio": fmt_fixed(shown(models["lstm"]["params"]) / shown(models["rnn"]["params"]), 1),
         "steps_ratio": fmt_ratio_times(m["lstm"]["training_steps"] / m["rnn"]["training_steps"]),
+        # Lab 1's, a constant of the lab source as LAB1_TEST_NATS is: the scale a character perplexity is not compared with
+        "word_trigram_ppl": fmt_ppl(lab_source.lab_constant("LAB1_WORD_TRIGRAM_PPL", MODULE)),
     }
+
+
+# the lab's phases (provenance.duration_s's lab_<phase>, from the lab's PHASE_S), as the page names them, largest first
+PHASE_NAMES = {"train_lstm": "training the LSTM", "train_rnn": "training the RNN",
+               "clipping_demo": "the clipping demonstration", "ngram": "the n-gram baseline", "evaluate": "evaluation",
+               "gradients_rnn": "the RNN's gradients", "gradients_lstm": "the LSTM's gradients",
+               "sampling": "sampling", "sampling_demo": "the sampling demo's material"}
+PHASES_NAMED = 3           # the largest three by name, the others together
+
+
+def fmt_duration(seconds: float) -> str:
+    """A phase's wall time: whole seconds below two minutes (50 s), minutes to one decimal above (2.7 min)."""
+    return f"{fmt_fixed(seconds / 60, 1)} min" if seconds >= 120 else f"{fmt_fixed(seconds, 0)} s"
+
+
+def compute_variables(p: dict) -> dict:
+    """Where the build's run of the lab spent its time: the largest phases by name, the others together. A phase the
+    page has no name for is an error (name it in PHASE_NAMES), not left out."""
+    phases = {k[len("lab_"):]: v for k, v in p["duration_s"].items() if k.startswith("lab_")}
+    if not phases:
+        raise KeyError("provenance.duration_s has no lab phases (lab_<phase>, from the lab's PHASE_S), which the page "
+                       "quotes beside the run's time")
+    unnamed = sorted(set(phases) - set(PHASE_NAMES))
+    if unnamed:
+        raise KeyError(f"provenance.duration_s has lab phases the page cannot name: {unnamed} (page_data.PHASE_NAMES)")
+    ranked = sorted(phases.items(), key=lambda kv: -kv[1])
+    parts = [f"{PHASE_NAMES[k]} {fmt_duration(v)}" for k, v in ranked[:PHASES_NAMED]]
+    rest = sum(v for _, v in ranked[PHASES_NAMED:])
+    if rest:
+        parts.append(f"the rest {fmt_duration(rest)}")
+    return {"phases": ", ".join(parts), "cpu_count": fmt_int(p["cpu_count"])}
 
 
 def distance_or_never(d: int | None) -> str:
@@ -82,7 +144,28 @@ def gradient_variables(g: dict) -> dict:
     out["lstm_fall_50"] = fmt_sci(claims.lstm_fall(g, 50), 2)
     out.update(direct_path_variables(g))
     out.update(saturation_variables(g))
+    out.update(chunk_variables(g))
     return out
+
+
+def chunk_variables(g: dict) -> dict:
+    """Beside each ratio of means over the chunks that the page quotes, the chunks' own values: the median chunk's
+    and the middle half of the chunks (claims.spread), each formatted as its ratio of means is."""
+    def three(name, values, fmt):
+        low, median, high = claims.spread(values)
+        return {f"{name}_median": fmt(median), f"{name}_low": fmt(low), f"{name}_high": fmt(high)}
+    out = {}
+    out.update(three("ratio_at_50", claims.chunk_lstm_rnn_ratios(g, 50), lambda x: fmt_sci(x, 2)))
+    out.update(three("lstm_fall_50", claims.chunk_lstm_falls(g, 50), lambda x: fmt_sci(x, 2)))
+    for k in claims.DIRECT_PATH_FAR:
+        out.update(three(f"direct_chunk_{k}", claims.chunk_direct_path_shares(g, k), fmt_share))
+    return out
+
+
+def fmt_share(x: float) -> str:
+    """A chunk's share: as fmt_percent from 0.1% up; below, 'under 0.1%' (fmt_percent would round it to 0%, which it is
+    not)."""
+    return fmt_percent(x) if x >= 0.0005 else "under 0.1%"
 
 
 def saturation_variables(g: dict) -> dict:
@@ -91,6 +174,11 @@ def saturation_variables(g: dict) -> dict:
         "saturated_share": fmt_percent(s["share_abs_h_above_0.9"]),
         "mean_tanh_derivative": fmt_fixed(s["mean_tanh_derivative"], 3),
         "bound_factor": fmt_fixed(s["bound_factor_per_character"], 2),
+        "largest_derivative": fmt_fixed(s["largest_derivative_geometric_mean"], 3),
+        "step_count": fmt_int(s["step_jacobian_norm"]["steps"]),
+        "step_jacobian_min": fmt_fixed(s["step_jacobian_norm"]["min"], 2),
+        "step_jacobian_gmean": fmt_fixed(s["step_jacobian_norm"]["geometric_mean"], 2),
+        "step_jacobian_max": fmt_fixed(s["step_jacobian_norm"]["max"], 2),
         "saturation_verdict": SATURATION_BOX[claims.saturation_bound_verdict(g)],
     }
 
@@ -221,6 +309,27 @@ def one_unit_row(case: dict) -> str:
             f"${f}^{{{d}}} \\approx {fmt_sci(float(f) ** d, tex=True)}$ | ${fmt_sci(abs(w) ** d, tex=True)}$ |")
 
 
+def worked_variables(worked: dict) -> dict:
+    """The sentences after the one-unit table: the saturated case's 1 - h_j^2 and how many orders of magnitude apart
+    the two cases with the same weight end, each from the table's shown numbers."""
+    cases = [c for c in worked["one_unit_rnn"]["cases"] if abs(c["w"]) >= 1]
+    near = next((c for c in cases if c["h"] == 0), None)
+    saturated = next((c for c in cases if c["h"] != 0), None)
+    if near is None or saturated is None:
+        raise ValueError("the worked examples lack a case with |w| >= 1 at a state near 0 or a saturated one, which "
+                         "the sentences after the one-unit table compare")
+    out = {"saturated_h": fmt_short(saturated["h"])}
+    out["saturated_h2"] = fmt_fixed(shown(out["saturated_h"]) ** 2, 2)
+    out["saturated_derivative"] = fmt_fixed(1 - shown(out["saturated_h2"]), 2)
+    for name, c in (("near", near), ("saturated", saturated)):
+        out[f"{name}_factor"], out[f"{name}_distance"] = shown_number(c["factor"]), str(c["distance"])
+        out[f"{name}_product"] = fmt_sci(float(shown(out[f"{name}_factor"]) ** c["distance"]))
+    apart = sci_value(float(shown(out["near_factor"]) ** near["distance"]), 1) / \
+        sci_value(float(shown(out["saturated_factor"]) ** saturated["distance"]), 1)
+    out["orders_apart"] = str(math.floor(math.log10(apart)))
+    return out
+
+
 def worked_provenance(worked: dict) -> list[str]:
     """The worked examples' provenance, in its own div below each of their tables."""
     p = worked["provenance"]
@@ -270,12 +379,15 @@ def sampling_variables(s: dict) -> dict:
 
 def variables(data: dict, worked: dict) -> dict:
     m = data["models"]
+    models = {key: model_variables(m[key]) for key in MODEL_ORDER}
     return {
-        "models": {key: model_variables(m[key]) for key in MODEL_ORDER},
-        "compare": comparison_variables(m),
+        "models": models,
+        "compare": comparison_variables(m, models),
         "gradient": gradient_variables(data["gradient_by_distance"]),
         "clipping": clipping_variables(data["clipping_demo"]),
         "sampling": sampling_variables(data["sampling"]),
+        "compute": compute_variables(data["provenance"]),
+        **({"worked": worked_variables(worked)} if worked else {}),
     }
 
 

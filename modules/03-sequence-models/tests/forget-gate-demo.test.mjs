@@ -29,7 +29,7 @@ test("the measured curve at k = 50 reads the build's data: the shares the page s
   }
   // a slider's step arithmetic (0.07 as 0.07000000000000001) still finds its θ
   assert.equal(measuredShare(d, 50, 0.01 * 7), measuredShare(d, 50, 0.07));
-  assert.match(forgetReadout(d, measured.forget_gate.histogram, 50, 0.5), new RegExp(`^Measured: ${shown.direct_share_05.replace(".", "\\.")} of the trained LSTM's units keep more than θ = 0\\.5 over the last 50 steps`));
+  assert.match(forgetReadout(d, measured.forget_gate.histogram, 50, 0.5), new RegExp(`^Measured: ${shown.direct_share_05.replace(".", "\\.")} of the trained LSTM's units, counted once in each chunk, keep more than θ = 0\\.5 over the last 50 steps`));
 });
 
 test("measured shares: counts over products, by distance and θ; bad measurements give clear errors", () => {
@@ -127,18 +127,18 @@ test("percent (as the page writes the measured shares) and the readout, which sa
   assert.deepEqual([0, 1, 0.123456, 0.053, 0.0004].map(percent), ["0%", "100%", "12%", "5.3%", "0%"]);
   const h = {edges: [0, 0.5, 0.9, 0.99, 1], counts: [10, 20, 30, 40]};
   assert.equal(forgetReadout(tiny, h, 1, 0.9),
-    "Measured: 30% of the trained LSTM's units keep more than θ = 0.9 over the last 1 step. " +
+    "Measured: 30% of the trained LSTM's units, counted once in each chunk, keep more than θ = 0.9 over the last 1 step. " +
     "If each held one step's gate: 70% (f > θ^(1/1) = 0.9000). " +
-    "Constant gates: f = 0.731 carries 0.731 (not above θ); f = 0.986 carries 0.986.");
-  // 0.731^3 ≈ 0.39: below θ = 0.5
-  assert.match(forgetReadout(tiny, h, 3, 0.5), /^Measured: 20% .* over the last 3 steps\. .*\(f > θ\^\(1\/3\) = 0\.7937\)\. .*f = 0\.731 carries 0\.391 \(not above θ\)/);
+    "Constant gates: f = 0.73 carries 0.73 (not above θ); f = 0.5^(1/50) ≈ 0.986 carries 0.986.");
+  // 0.73^3 ≈ 0.389: below θ = 0.5
+  assert.match(forgetReadout(tiny, h, 3, 0.5), /^Measured: 20% .* over the last 3 steps\. .*\(f > θ\^\(1\/3\) = 0\.7937\)\. .*f = 0\.73 carries 0\.389 \(not above θ\)/);
   assert.match(forgetReadout(tiny, h, 1, 0.5000000000000001), /more than θ = 0\.5 over/, "a slider's step arithmetic does not show");
 });
 
 test("the chart's description: the measured and the held share at a few distances up to kMax", () => {
   const h = {edges: [0, 0.5, 0.9, 0.99, 1], counts: [10, 20, 30, 40]};
   assert.equal(forgetSummary(tiny, h, 0.9, 3, [1, 3, 10]),
-    "Measured share of the units whose product of forget gates over the last k steps is above 0.9: 30% at k = 1, 0% at k = 3. " +
+    "Measured share of the units, counted once in each chunk, whose product of forget gates over the last k steps is above 0.9: 30% at k = 1, 0% at k = 3. " +
     `If each unit held one step's gate: 70% at k = 1, ${percent(shareAbove(h, 0.9 ** (1 / 3)))} at k = 3.`);
   assert.match(forgetSummary(direct, gates.histogram, 0.5, 199), /at k = 1, .* at k = 10, .* at k = 50, .* at k = 100, .* at k = 199\. If/);
 });

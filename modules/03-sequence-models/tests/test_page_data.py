@@ -41,7 +41,9 @@ def data() -> dict:
     c["clipped"]["final_loss"], c["unclipped"]["final_loss"] = 2.114, 9.345
     d["provenance"].update(git_commit="0123456789abcdef0123+dirty", started_at="2026-11-29T03:04:05Z",
                            settings="full", seed=0, device="AMD EPYC", device_type="cpu",
-                           duration_s={"total": 600.0, "lab": 596.0})
+                           duration_s={"total": 600.0, "lab": 596.0, "lab_train_lstm": 400.0, "lab_train_rnn": 150.0,
+                                       "lab_clipping_demo": 30.0, "lab_ngram": 10.0, "lab_evaluate": 6.0},
+                           cpu_count=2, torch_threads=2)
     return d
 
 
@@ -55,8 +57,9 @@ def test_models_and_comparison(data):
     assert list(v["models"]) == ["uniform", "bigram", "trigram", "best_ngram", "rnn", "lstm"]
     assert v["models"]["rnn"]["label"] == data["models"]["rnn"]["label"]
     # 1.8326 - 1.6114 = 0.2212; 1.8326 - 1.69594 = 0.13666; 5.45155 - 5.0098 = 0.44175; 350593 / 103041 = 3.402
+    # each from the numbers the table shows: 1.8326 - 1.6114; 1.8326 - 1.6959; 5.45 - 5.01; 350,593 / 103,041
     assert v["compare"] == {"lstm_lead_nats": "0.22", "rnn_lead_nats": "0.14", "lstm_rnn_ppl_gap": "0.44",
-                            "param_ratio": "3.4", "steps_ratio": "twice"}
+                            "param_ratio": "3.4", "steps_ratio": "twice", "word_trigram_ppl": "1,437"}
     data["models"]["lstm"]["training_steps"] = 3400
     assert values(data)["compare"]["steps_ratio"] == "3.4 times"
 
@@ -82,10 +85,14 @@ def test_provenance(data):
     p = v["provenance"]
     assert (p["date"], p["git_commit"], p["seed"]) == ("2026-11-29", "0123456789ab+dirty", "0")
     assert p["run_phrase"] == "full settings, seed 0, on a CPU, not yet on a Colab T4"
-    assert p["lab_compute"] == "10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4"
+    assert p["lab_compute"] == "10 minutes on 2 CPU cores (AMD EPYC), at full settings; not yet timed on a Colab T4"
+    assert v["compute"] == {"phases": "training the LSTM 6.7 min, training the RNN 2.5 min, the clipping demonstration "
+                                      "30 s, the rest 16 s", "cpu_count": "2"}
+    del data["provenance"]["cpu_count"]                                            # a lab that does not record it
+    assert site_data.lab_compute(data["provenance"]).startswith("10 minutes on a CPU (AMD EPYC)")
     gpu = copy.deepcopy(data)
     gpu["provenance"].update(device="Tesla T4", device_type="cuda", duration_s={"total": 40.0, "lab": 29.0})
-    p = values(gpu)["provenance"]
+    p = site_data.provenance_variables(gpu["provenance"])
     assert p["run_phrase"] == "full settings, seed 0, on a GPU (Tesla T4)"
     assert p["lab_compute"] == "1 minute on a GPU (Tesla T4), at full settings"      # 29 s: at least 1
     assert site_data.short_commit("abcdef0123456789") == "abcdef012345"
@@ -93,7 +100,7 @@ def test_provenance(data):
     assert (v["provenance"]["settings"], v["provenance"]["device"], v["provenance"]["device_type"],
             v["provenance"]["torch"]) == ("full", "AMD EPYC", "cpu", data["provenance"]["torch"])
     gpu["provenance"]["duration_s"]["lab"] = 90.0                                 # 1.5 minutes -> 2
-    assert values(gpu)["provenance"]["lab_compute"].startswith("2 minutes on a GPU")
+    assert site_data.provenance_variables(gpu["provenance"])["lab_compute"].startswith("2 minutes on a GPU")
 
 
 def test_results_table_and_provenance_line(data):
@@ -165,16 +172,23 @@ def test_worked_example_rows():
 
 def test_site_files_hold_the_variables_and_every_partial(data):
     worked = {"provenance": {"lab_source_sha256": "f7711ad74a797d38376c", "torch": "2.13.0", "seed": 0},
-              "one_unit_rnn": {"cases": [{"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9}]},
+              "one_unit_rnn": {"cases": [{"w": 0.9, "h": 0.0, "distance": 50, "factor": 0.9},
+                                         {"w": 2.0, "h": 0.0, "distance": 20, "factor": 2.0},
+                                         {"w": 2.0, "h": 0.9, "distance": 20, "factor": 0.38}]},
               "temperature": {"logits": [2.0, 1.0, 0.0], "draws": 20000,
                               "rows": [{"tau": 0.5, "probs": [0.86681, 0.11731, 0.01588],
                                         "frequencies": [0.8671, 0.1169, 0.016]}]}}
     files = site_data.site_files(M3, data, worked, M3.results)
     generated = {path.name: text for path, text in files.items()}
+    # the sentences after the one-unit table, from its shown numbers: 10⁶ against 4 × 10⁻⁹, and 1 - 0.81
+    assert yaml.safe_load(generated["_metadata.yml"])["data"]["worked"] == {
+        "saturated_h": "0.9", "saturated_h2": "0.81", "saturated_derivative": "0.19", "near_factor": "2",
+        "near_distance": "20", "near_product": "10⁶", "saturated_factor": "0.38", "saturated_distance": "20",
+        "saturated_product": "4 × 10⁻⁹", "orders_apart": "14"}
     assert set(files) == {M3.metadata_file} | {M3.generated / name for name in generated if name != "_metadata.yml"}
     variables = generated["_metadata.yml"]
     assert variables.startswith("# GENERATED by `python3 -m scripts.pages.site_data` from data/03-sequence-models/results.json")
-    assert yaml.safe_load(variables) == {"data": values(data)}
+    assert yaml.safe_load(variables) == {"data": {**values(data), "worked": PD.worked_variables(worked)}}
     # tau = 0.5: z / tau = (4, 2, 0); the shares to three decimals, half up
     assert "| 0.5 | $(4, 2, 0)$ | $(0.867,\\ 0.117,\\ 0.016)$ | $(0.867,\\ 0.117,\\ 0.016)$ |" in \
         generated["_worked-temperature.md"]
@@ -188,8 +202,8 @@ def test_site_files_hold_the_variables_and_every_partial(data):
     # readable YAML: unicode as is, keys in the page's order, long lines unbroken
     assert 'ratio_at_50: 5.4 × 10¹' in variables
     assert [line.split(":")[0].strip() for line in variables.splitlines() if line.startswith("  ") and line[2].isalpha()] \
-        == ["models", "compare", "gradient", "clipping", "sampling", "provenance"]
-    assert "    lab_compute: 10 minutes on a CPU (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
+        == ["models", "compare", "gradient", "clipping", "sampling", "compute", "worked", "provenance"]
+    assert "    lab_compute: 10 minutes on 2 CPU cores (AMD EPYC), at full settings; not yet timed on a Colab T4\n" in variables
     one_unit = generated["_worked-one-unit.md"].splitlines()
     assert one_unit[0].startswith("| Case | One-step factor") and one_unit[1].startswith("|:---")
     provenance = ["::: {.provenance}", "*Provenance:* `data/03-sequence-models/worked_examples.json`, computed by "
