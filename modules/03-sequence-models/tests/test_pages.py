@@ -688,8 +688,20 @@ def test_the_lstm_box_explains_the_fall_with_the_measured_direct_path(module_ast
 
 
 def outside_after_the_lab(text: str) -> str:
-    """A page's text without its After-the-Lab boxes (a fenced div whose classes include .after-the-lab)."""
-    return re.sub(r"(?ms)^(:::+) *\{[^}\n]*\.after-the-lab\b[^}\n]*\}.*?^\1 *$", "", text)
+    """A page's text without its After-the-Lab boxes (a fenced div whose classes include .after-the-lab), the divs
+    nested in them (a table's provenance) included: pandoc's fences, each closing the innermost open div."""
+    out, inside = [], []                    # for each open div: whether it is, or is in, an After-the-Lab box
+    for line in text.splitlines(keepends=True):
+        if re.match(r"^:{3,}\s*$", line) and inside:
+            hidden = inside.pop()
+        elif re.match(r"^:{3,}\s*\S", line):
+            inside.append(bool(inside and inside[-1]) or bool(re.search(r"\.after-the-lab\b", line)))
+            hidden = inside[-1]
+        else:
+            hidden = bool(inside and inside[-1])
+        if not hidden:
+            out.append(line)
+    return "".join(out)
 
 
 def test_the_lstms_measured_finding_is_in_the_boxes_after_the_lab_only(module_ast, gen):
