@@ -33,7 +33,8 @@ if (!record) throw new Error(`${dataDir}/results.json records no weights (proven
 const model = await import(pathToFileURL(join(ROOT, "modules", MODULE, "live-model.js")).href);
 const sampling = await import(pathToFileURL(join(ROOT, "modules", MODULE, "live-sampling.js")).href);
 const vocab = results.sampling.vocab;
-const out = {date: new Date().toISOString(), cpus: `${cpus().length} × ${cpus()[0]?.model ?? "?"}`, settings: results.provenance.settings};
+const out = {date: new Date().toISOString(), cpus: `${cpus().length} × ${cpus()[0]?.model ?? "?"}`, settings: results.provenance.settings,
+  load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")};
 
 // ---- engine: steps a second in node, and the start-up (parse and check the file)
 out.engine = {};
@@ -66,7 +67,11 @@ try {
   const context = await browser.newContext({viewport: {width: 1280, height: 900}});
   const page = await context.newPage();
   const requests = [];
-  page.on("response", async (r) => requests.push({url: r.url().replace(server.origin, ""), bytes: Number((await r.headerValue("content-length")) ?? 0)}));
+  // bytes as sent (gzipped where the server gzips), headers included
+  page.on("requestfinished", async (q) => {
+    const sizes = await q.sizes();
+    requests.push({url: q.url().replace(server.origin, ""), bytes: sizes.responseBodySize + sizes.responseHeadersSize});
+  });
   await page.goto(`${server.origin}/modules/${MODULE}/index.html`, {waitUntil: "load"});
   await page.waitForTimeout(1500);
   const atLoad = requests.slice();
@@ -77,9 +82,11 @@ try {
   await page.evaluate(() => document.querySelector(".live-sampling-demo")?.closest(".callout")?.querySelector(".callout-header")?.click());
   await page.locator(".live-sampling-demo button").first().scrollIntoViewIfNeeded();
   await page.waitForTimeout(1500);
-  const live = (r) => /live-(model|sampling)\.js|\.safetensors/.test(r.url);
+  const live = (r) => /live-(model|sampling)\.js|\.safetensors/.test(r.url);   // not live-loader.js: see below
   out.page = {requests_at_load: atLoad.length, bytes_at_load: atLoad.reduce((s, r) => s + r.bytes, 0),
-    live_requests_before_write: requests.filter(live).map((r) => r.url)};
+    live_requests_before_write: requests.filter(live).map((r) => r.url),
+    // the one module the demo's cells import, preloaded with the other demos' modules once the demos start
+    loader_bytes: requests.filter((r) => /live-loader\.js/.test(r.url)).reduce((s, r) => s + r.bytes, 0)};
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", {rate: 4});
   const timing = await page.evaluate(async () => {
@@ -100,7 +107,8 @@ try {
     await Promise.race([done, new Promise((r) => setTimeout(r, 60000))]);
     await new Promise((r) => setTimeout(r, 300));
     const during = long.filter(([s]) => s >= t0);
-    return {first_char_ms: first, all_300_ms: last, longest_task_ms: Math.max(0, ...during.map(([, d]) => d)), long_tasks: during.length, text: !!text};
+    return {first_char_ms: first, all_300_ms: last, longest_task_ms: Math.max(0, ...during.map(([, d]) => d)),
+      long_tasks: during.map(([s, d]) => [Math.round(s - t0), Math.round(d)]), text: !!text};
   });
   const fetched = requests.filter(live).map((r) => r.url);
   out.page.write_at_4x = {...timing, chars_per_s: timing.all_300_ms && timing.first_char_ms !== null

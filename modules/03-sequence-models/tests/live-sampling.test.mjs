@@ -5,33 +5,12 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {thisModule} from "../../../tests/js/course.mjs";
+import {safetensors} from "./safetensors-file.mjs";
 
 const m = thisModule(import.meta.url);
 const {parseSafetensors, checkModel, makeModel, encodePrompt, logitsOver, WeightsError} = await import(m.demoUrl("live-model"));
 const {topKFilter, nucleusFilter, filteredLogits, softmax, drawToken, argmax, uniforms, generate, runSliced, TAU_ZERO} =
   await import(m.demoUrl("live-sampling"));
-
-/** A safetensors file as the build writes one: {name: [shape, Float32Array | number[]]}, float32, metadata. */
-function safetensors(tensors, metadata = {}, {dtype = "F32", headerPatch = (h) => h} = {}) {
-  let offset = 0;
-  const header = {__metadata__: metadata};
-  const parts = [];
-  for (const [name, [shape, values]] of Object.entries(tensors)) {
-    const data = Float32Array.from(values);
-    header[name] = {dtype, shape, data_offsets: [offset, offset + data.byteLength]};
-    parts.push(data);
-    offset += data.byteLength;
-  }
-  let json = JSON.stringify(headerPatch(header));
-  while ((8 + json.length) % 8) json += " ";                   // as the library pads it: aligned tensors
-  const head = new TextEncoder().encode(json);
-  const out = new Uint8Array(8 + head.length + offset);
-  new DataView(out.buffer).setBigUint64(0, BigInt(head.length), true);
-  out.set(head, 8);
-  let at = 8 + head.length;
-  for (const p of parts) { out.set(new Uint8Array(p.buffer), at); at += p.byteLength; }
-  return out.buffer;
-}
 
 const VOCAB = ["\n", " ", "a", "b", "c"];
 const V = VOCAB.length, D = 3, DH = 4;

@@ -63,18 +63,26 @@ def initialised(lab, vocab, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def trained(lab, vocab, corpus_path, tmp_path_factory):
-    """The trained models: the committed ones when the committed results record them, else a quick build's."""
+def quick_run(corpus_path, tmp_path_factory):
+    """A quick build, here (slow): its data folder (results.json and the exported weights) and its work folder
+    (where the lab's own save cell wrote the student's files)."""
+    out = tmp_path_factory.mktemp("quick")
+    assert build.main(["--module", M.id, "--settings", "quick", "--out", str(out), "--device", "cpu",
+                       "--corpus", str(corpus_path), "--quiet"]) == 0
+    return out / "data" / M.id, out / "build" / M.id
+
+
+@pytest.fixture(scope="session")
+def trained(lab, vocab, request):
+    """The trained models: the committed ones when the committed results record them (a recorded file that is
+    missing or changed fails), else a quick build's (until the re-measure writes them)."""
     recorded = json.loads(M.results.read_text(encoding="utf-8"))["provenance"].get("weights")
     if recorded:
         wrong = weights.problems(M.data_dir, recorded)
         assert not wrong, "the committed results record weights that are not there: " + "; ".join(wrong)
         folder, desc = M.data_dir, recorded
-    else:     # until the re-measure writes them: a quick build, here
-        out = tmp_path_factory.mktemp("quick")
-        assert build.main(["--module", M.id, "--settings", "quick", "--out", str(out), "--device", "cpu",
-                           "--corpus", str(corpus_path), "--quiet"]) == 0
-        folder = out / "data" / M.id
+    else:
+        folder = request.getfixturevalue("quick_run")[0]
         desc = results.load_results(M, folder / "results.json")["provenance"]["weights"]
     models = {"rnn": lab["RNNLM"](len(vocab)), "lstm": lab["LSTMLM"](len(vocab))}
     from safetensors.torch import load_file
@@ -199,3 +207,23 @@ def test_page_sampler_writes_what_the_lab_sampler_writes(initialised, lab, vocab
     got = run_node(node_request(desc, folder, vocab, samples=requests))["samples"]
     for want, page in zip(wanted, got, strict=True):
         assert "".join(vocab[t] for t in page) == "".join(vocab[t] for t in want)
+
+
+@pytest.mark.slow
+def test_the_students_download_holds_the_models_the_build_exported(quick_run, vocab):
+    """The lab's save cell (save_weights) writes lab3_weights.safetensors: both models in one file, tensor for
+    tensor the build's export of the same run, and the page's reader takes it for either model."""
+    from safetensors.numpy import load_file
+
+    data, work = quick_run
+    student = work / "lab3_weights.safetensors"
+    assert student.is_file(), f"the lab's save cell wrote no {student.name} in {work}"
+    desc = results.load_results(M, data / "results.json")["provenance"]["weights"]
+    theirs = load_file(str(student))
+    for name, entry in desc.items():
+        ours = load_file(str(data / entry["file"]))
+        assert {k: v.shape for k, v in ours.items()} == {k: v.shape for k, v in theirs.items() if k.startswith(name + ".")}
+        assert all((ours[k] == theirs[k]).all() for k in ours)
+    page = run_node({"weights": {n: str(student) for n in desc}, "vocab": vocab,
+                     "expected": {n: d["tensors"] for n, d in desc.items()}, "logits": [[0, 1, 2]]})["logits"]
+    assert set(page) == {"rnn", "lstm"}
