@@ -573,6 +573,9 @@ def _diagnose_rnn(which, fn):
                     "sequence per row, W h_(t-1) is h_prev @ W.T.")
         if _near(got, torch.zeros_like(got)):
             return f"{RNN_TERMS[term]} is missing. {shown}: {term} never reaches h_t."
+        if _near(got, torch.atanh(want.clamp(-0.999999, 0.999999))):
+            return (f"{RNN_TERMS[term]} is added outside the tanh. {shown}, the term itself, not squashed. Equation 1 "
+                    "squashes the whole sum: h_t = tanh(a_t), with every term of a_t inside the tanh.")
         return (f"{RNN_TERMS[term]} differs. {shown}. Check that term of a_t: it enters once, as "
                 f"{ {'b': '+ b', 'W': 'h_prev @ W.T', 'U': 'x_t @ U.T'}[term]}.")
     return None

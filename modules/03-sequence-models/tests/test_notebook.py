@@ -47,7 +47,7 @@ def test_colab_needs_nothing_beyond_what_it_ships(committed):
     assert not re.search(r"^\s*[!%]\s*pip", code, re.MULTILINE), "the notebook must not pip install anything"
     imported = set(re.findall(r"^\s*(?:import|from) (\w+)", code, re.MULTILINE))
     # google: only google.colab, which Colab ships, imported inside a try (the file download)
-    assert imported <= {"ast", "difflib", "functools", "google", "hashlib", "json", "math", "os", "platform", "re", "time", "traceback", "urllib",
+    assert imported <= {"ast", "builtins", "difflib", "functools", "google", "hashlib", "json", "math", "os", "platform", "re", "time", "traceback", "urllib",
                         "contextlib", "pathlib", "types", "matplotlib", "numpy", "torch"}, imported
 
 
