@@ -560,7 +560,8 @@ def _diagnose_rnn(which, fn):
         if float(got.max() - got.min()) < 1e-4 and abs(float(got.mean())) < 1:
             return (f"something is added inside the tanh. {shown}, tanh({float(torch.atanh(got.mean())):.2g}) "
                     "everywhere: a_t has only three terms, and with their weights 0 it is 0.")
-        return f"x_t or h_prev reach h_t without their weights. {shown}."
+        return (f"x_t or h_prev reach h_t without their weights. {shown}. Each enters a_t only through its weight "
+                "matrix: h_prev @ W.T and x_t @ U.T.")
     for term in ("b", "W", "U"):
         got, W, U, b = probe(term)
         want = torch.tanh(h @ W.T + x @ U.T + b).double()
@@ -675,7 +676,8 @@ def _one_position_cause(got, z, t, eps_other=None):
     if other:
         return shown + (f" That is -log softmax(z)[{other[0]}]: your loss reads another token than the target. Pick "
                         "each row's target entry: .gather(-1, targets[..., None]).")
-    return shown
+    return shown + (" The loss of one position is minus the log of the target's probability: torch.log_softmax over "
+                    "the last dimension, then the target's entry, negated.")
 
 
 def _diagnose_loss(which, fn, V):
@@ -719,7 +721,8 @@ def _diagnose_loss(which, fn, V):
                         "about 0: your loss pairs each position with its neighbour's target. The lab passes the "
                         "targets already lined up (targets[n] is the character after position n): use them as they "
                         "come, without roll or a shift.")
-        return f"the combination over positions differs. {shown}"
+        return (f"the combination over positions differs. {shown} The loss is the mean of the positions' losses, each "
+                "position with its own target: -log softmax(z_n)[targets[n]], averaged with .mean().")
     B, T = 2, 3
     logits = torch.randn(B, T, V, generator=g)
     targets = torch.tensor([[5, 9, 2], [7, 3, 1]])
