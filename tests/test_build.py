@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -44,14 +45,26 @@ def snapshot(paths) -> dict:
     return {str(p): (p.read_bytes() if p.exists() else None) for p in paths}
 
 
-@pytest.fixture
-def built(tmp_path):
-    """A complete previous build in tmp_path/out (from fake lab results), and the lab results file."""
-    lab = tmp_path / "lab_results.json"
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory):
+    """One complete build from fake lab results (validated, its claims checked, its figures drawn), made once
+    for the session: each test that needs a previous build changes its own copy of it (`built`)."""
+    base = tmp_path_factory.mktemp("built")
+    lab = base / "lab_results.json"
     lab.write_text(json.dumps(fake_lab_results(M3)))
-    out = tmp_path / "out"
+    out = base / "out"
     assert build.main(["--settings", "full", "--out", str(out), "--from-results", str(lab)]) == 0
     return out, lab
+
+
+@pytest.fixture
+def built(tmp_path, built_once):
+    """A complete previous build in tmp_path/out (from fake lab results), and the lab results file: a copy of the
+    session's one build, byte for byte."""
+    out, lab = built_once
+    shutil.copytree(out, tmp_path / "out", symlinks=True)
+    shutil.copy2(lab, tmp_path / "lab_results.json")
+    return tmp_path / "out", tmp_path / "lab_results.json"
 
 
 # --------------------------------------------------------------------------------------------
