@@ -86,18 +86,28 @@ export function uniforms(seed) {
 
 /**
  * The lab's generate(): the prompt's ids through the model from a fresh state, then `length` characters,
- * each drawn from the last logits and fed back.  `draw(n)` gives n uniforms per character.  Yields
- * {token, step}; the model's state (h, and for the LSTM c and f) is live between yields.
+ * each drawn from the last logits and fed back.  `draw(n)` gives n uniforms per character.  Yields, one step
+ * at a time (so that runSliced can give the browser a turn within a long prompt too), first each prompt
+ * character's state, {prompt: t, h, f} (copies; f, the forget gates, for the LSTM only), then each character
+ * written, {token, step}.
  */
 export function* generate(model, promptIds, length, settings, draw) {
   model.reset();
   let z;
-  for (const id of promptIds) z = model.step(id);
+  for (let t = 0; t < promptIds.length; t++) {
+    z = model.step(promptIds[t]);
+    yield {prompt: t, h: Float64Array.from(model.h), f: model.f ? Float64Array.from(model.f) : null};
+  }
   for (let step = 0; step < length; step++) {
     const token = drawToken(z, settings, settings.tau > TAU_ZERO ? draw(z.length) : null);
     yield {token, step};
     z = model.step(token);
   }
+}
+
+/** The characters generate() wrote, as token ids (its prompt steps left out). */
+export function writtenTokens(steps) {
+  return Array.from(steps).filter((r) => r.token !== undefined).map((r) => r.token);
 }
 
 /**

@@ -5,7 +5,7 @@
 //    "samples": [{model, ids, length, tau, k, p, u: [[|V| uniforms] per character]}]   -> {"samples": [[token ids]]}
 import {readFileSync} from "node:fs";
 import {checkModel, makeModel, parseSafetensors, logitsOver} from "../live-model.js";
-import {generate} from "../live-sampling.js";
+import {generate, writtenTokens} from "../live-sampling.js";
 
 const request = JSON.parse(readFileSync(0, "utf8"));
 const models = {};
@@ -21,6 +21,6 @@ for (const [name, model] of Object.entries(models)) {
 for (const s of request.samples ?? []) {
   let i = 0;
   const draw = (n) => { const u = s.u[i++]; if (u.length !== n) throw new Error("wrong draw size"); return u; };
-  out.samples.push(Array.from(generate(models[s.model], s.ids, s.length, {tau: s.tau, k: s.k, p: s.p}, draw), (r) => r.token));
+  out.samples.push(writtenTokens(generate(models[s.model], s.ids, s.length, {tau: s.tau, k: s.k, p: s.p}, draw)));
 }
 process.stdout.write(JSON.stringify(out));

@@ -9,7 +9,7 @@ import {safetensors} from "./safetensors-file.mjs";
 
 const m = thisModule(import.meta.url);
 const {parseSafetensors, checkModel, makeModel, encodePrompt, logitsOver, WeightsError} = await import(m.demoUrl("live-model"));
-const {topKFilter, nucleusFilter, filteredLogits, softmax, drawToken, argmax, uniforms, generate, runSliced, TAU_ZERO} =
+const {topKFilter, nucleusFilter, filteredLogits, softmax, drawToken, argmax, uniforms, generate, writtenTokens, runSliced, TAU_ZERO} =
   await import(m.demoUrl("live-sampling"));
 
 const VOCAB = ["\n", " ", "a", "b", "c"];
@@ -163,18 +163,25 @@ test("the seeded uniforms: in (0, 1], the same seed the same draws, another seed
 
 test("generate feeds its own choices back, as the lab's generate(): the same seed writes the same text", () => {
   const parsed = parseSafetensors(safetensors(lstmTensors(), meta));
-  const write = (seed) => Array.from(generate(makeModel("lstm", parsed, VOCAB), [2, 3], 40, {tau: 1, k: V, p: 1}, uniforms(seed)), (r) => r.token);
+  const write = (seed) => writtenTokens(generate(makeModel("lstm", parsed, VOCAB), [2, 3], 40, {tau: 1, k: V, p: 1}, uniforms(seed)));
   assert.deepEqual(write(1), write(1));
   assert.notDeepEqual(write(1), write(2));
   // step by step: each token is the draw from the logits after the previous one
   const net = makeModel("lstm", parsed, VOCAB), draw = uniforms(5), copy = makeModel("lstm", parsed, VOCAB), again = uniforms(5);
-  const tokens = Array.from(generate(net, [4], 10, {tau: 0.9, k: 3, p: 0.8}, draw), (r) => r.token);
+  const tokens = writtenTokens(generate(net, [4], 10, {tau: 0.9, k: 3, p: 0.8}, draw));
   copy.reset();
   let z = copy.step(4);
   for (const tok of tokens) {
     assert.equal(tok, drawToken(z, {tau: 0.9, k: 3, p: 0.8}, again(V)));
     z = copy.step(tok);
   }
+  // the prompt's steps come first, one at a time, each with the state after its character
+  const steps = Array.from(generate(makeModel("lstm", parsed, VOCAB), [2, 3, 4], 2, {tau: 0}, null));
+  assert.deepEqual(steps.map((r) => r.prompt ?? `w${r.step}`), [0, 1, 2, "w0", "w1"]);
+  const again2 = makeModel("lstm", parsed, VOCAB);
+  again2.step(2); again2.step(3);
+  assert.deepEqual(Array.from(steps[1].h), Array.from(again2.h));
+  assert.deepEqual(Array.from(steps[1].f), Array.from(again2.f));
 });
 
 test("runSliced gives the browser a turn between slices of bounded work, and stops when aborted", async () => {

@@ -113,16 +113,16 @@ test("the rendered site: the live demo writes with the course's model, and with 
           assert.match(await page.locator(`${DEMO} .live-status`).textContent(),
             /mine\.safetensors: tensor "lstm\.lstm\.weight_hh_l0" is \[1024, 128\], but the module's LSTM has \[1024, 256\]\. The course's models play on\./);
           assert.equal(await page.locator(DEMO).getByRole("radio", {name: "yours"}).isDisabled(), true, "'yours' cannot be chosen");
-          assert.match(await page.locator(`${DEMO} figcaption`).textContent(), /The course's LSTM/);
+          assert.match(await page.locator(`${DEMO} .live-output figcaption`).textContent(), /The course's LSTM/);
           // the student's file (both models in one, as the lab's save cell writes it): plays, says so, switches back
           const good = student;
           await page.setInputFiles(`${DEMO} .live-file input`, {name: "lab3_weights.safetensors", mimeType: "application/octet-stream",
             buffer: Buffer.from(safetensors(good, {vocab: JSON.stringify(vocab)}))});
-          await page.waitForFunction((sel) => /Your LSTM \(lab3_weights\.safetensors\)/.test(document.querySelector(`${sel} figcaption`)?.textContent ?? ""), DEMO, {timeout: 60_000});
+          await page.waitForFunction((sel) => /Your LSTM \(lab3_weights\.safetensors\)/.test(document.querySelector(`${sel} .live-output figcaption`)?.textContent ?? ""), DEMO, {timeout: 60_000});
           const yours = await write();
           assert.equal([...yours].length, 300);
           await page.locator(DEMO).getByRole("radio", {name: "the course's"}).check();
-          await page.waitForFunction((sel) => /The course's LSTM/.test(document.querySelector(`${sel} figcaption`)?.textContent ?? ""), DEMO, {timeout: 60_000});
+          await page.waitForFunction((sel) => /The course's LSTM/.test(document.querySelector(`${sel} .live-output figcaption`)?.textContent ?? ""), DEMO, {timeout: 60_000});
         }
         await page.locator(DEMO).screenshot({path: join(dir, "..", `live-demo-${screen.width}.png`)});
         assert.deepEqual(problems, []);
