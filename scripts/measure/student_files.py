@@ -135,7 +135,8 @@ def notebook(source: Path, path: StudentPath, small: dict):
         cells.append(cell)
         if cell.cell_type == "code" and "S = SimpleNamespace(" in cell.source:
             cells.append(nbformat.v4.new_code_cell(settings_cell(small, path.settings)))
-        if path.stop_after_save and cell.cell_type == "code" and "save_results()" in cell.source.splitlines()[-1:]:
+        # the save cell: the first that calls save_results() at its top level (an earlier lab wrote its file inline)
+        if path.stop_after_save and cell.cell_type == "code" and "save_results()" in cell.source.splitlines():
             break
     if not any("S = SimpleNamespace(" in c.source for c in cells if c.cell_type == "code"):
         raise SystemExit(f"{path.name}: the lab has no settings cell (S = SimpleNamespace(...)) to type into")

@@ -37,7 +37,7 @@ for (const f of FILES) {
     assert.doesNotMatch(said, RAW, said);
     if (f.name === "student-challenge-skipped" || f.name === "stopped-after-save")
       assert.match(said, /no Challenge samples, so the top-k and nucleus rows show the course's run only/);
-    if (f.name === "diverged") assert.match(said, /not finite numbers \(your run diverged\).*clipping_demo\.unclipped\.loss/);
+    if (f.name === "diverged") assert.match(said, /not finite numbers \(your run diverged\).*clipping_demo\.clipped\.loss \(\d+ values: /);
     assert.equal(out.notes.older, JSON.parse(f.text).lab_run?.lab_source_sha256 !== options.course.provenance.lab_source_sha256
       || !JSON.parse(f.text).lab_run?.module, "an earlier version is the one whose lab source is not the course's");
     for (const box of BOXES) {
