@@ -7,7 +7,7 @@ SETTINGS ?= full
 MODULE ?=
 ONE = $(if $(MODULE),--module $(MODULE))
 
-.PHONY: setup notebooks data figures site handouts test check quick-build benchmark bench-site bench-modules mutation lab-mutants module demo-places demo-places-template clean
+.PHONY: setup notebooks data figures site handouts test check contracts quick-build benchmark bench-site bench-modules mutation lab-mutants module demo-places demo-places-template clean
 
 setup:
 	bash scripts/setup.sh
@@ -57,9 +57,10 @@ demo-places-template:
 # The tests write only to temporary directories: the work tree's git status, ignored files included,
 # must be the same after them as before, or `make test` fails and shows what appeared or changed.
 # One exception: the rendered-site suite keeps its screenshots and report in build/site/ to be looked at
-# (and the genuine results files their cache in build/student-files/: scripts/measure/student_files.py).
+# (and the genuine results files their cache in build/student-files/: scripts/measure/student_files.py;
+# the planted-change catalogue its results in build/contracts/: see `contracts`).
 WORKTREE = git status --porcelain --ignored --untracked-files=all -- . ':!node_modules' ':!vendor' \
-	':!*__pycache__*' ':!.pytest_cache' ':!build/site' ':!build/student-files'
+	':!*__pycache__*' ':!.pytest_cache' ':!build/site' ':!build/contracts' ':!build/student-files'
 
 # two node suites at once (each browser suite has its own Chromium; the site is rendered once, shared)
 NODE_TEST = --test-concurrency=2
@@ -85,7 +86,7 @@ test: setup
 # the inner loop's subset (its time: README's Tests section): no lab run, no render, no browser; `make test` runs everything
 check:
 	$(PY) -m pytest -q -m "not slow and not render"
-	node --test $(NODE_TEST) $$(grep -L -E "renderedSite|hasChromium|launch\(" tests/js/*.test.mjs $(wildcard modules/*/tests/*.test.mjs))
+	node --test $(NODE_TEST) $$(grep -L -E "renderedSite|hasChromium|launch\(|runContracts" tests/js/*.test.mjs $(wildcard modules/*/tests/*.test.mjs))
 
 # the whole build path at quick settings (about a minute); writes build/quick/ only
 quick-build: setup
@@ -108,6 +109,15 @@ lab-mutants:
 	  if [ -f modules/$$m/code/mutant_inputs.py ]; then \
 	    nice -n 19 $(PY) -m scripts.ci.lab_mutants --module $$m --log data/$$m/checkpoint-diagnosis.md || exit 1; fi; \
 	done
+
+# the post-render's contract with Quarto, with Quarto changed: each planted change of the catalogue
+# (tests/contracts/plants.mjs), in a copy of Quarto's own resources, must stop the render of a small
+# fixture under the right pass and page; ends with one line, "contracts: S of P planted changes stopped
+# the render under the right pass (N passes)".  Results are cached in build/contracts/ by Quarto's
+# version, the plant, the fixture and the course's extension, so a run with nothing changed renders
+# nothing; `make test` runs it too (tests/js/quarto-contracts.test.mjs).  Details: build/contracts/last-run.txt
+contracts:
+	@node tests/contracts/run.mjs
 
 clean:
 	rm -rf _site .quarto build

@@ -14,6 +14,7 @@ import {MATH_FONT} from "../../_extensions/course/post-render/passes/typeset-mat
 import {Page} from "../../_extensions/course/post-render/page.mjs";
 import {Site, finishSite} from "../../_extensions/course/post-render/pipeline.mjs";
 import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {handMadeInventory} from "./hand-made-inventory.mjs";
 
 const PAGE = `<html><body><p><math><msub><mi>h</mi><mi>t</mi></msub><mo>=</mo><mi>tanh</mi>
 <msqrt><mi>&#x3B1;</mi></msqrt><mi mathvariant="normal">g</mi><mi>ℝ</mi></math></p></body></html>`;
@@ -65,7 +66,7 @@ test("the cut font draws every character with its math table; a second render wi
     mkdirSync(join(site, "modules"), {recursive: true});
     writeFileSync(join(site, "modules", "index.html"), PAGE);
     const first = new CountingCache(cacheDir);
-    const report = await finishSite(new Site({dir: site, project: dir, cache: first, quartoShare: null}), [mathFont]);
+    const report = await finishSite(new Site({dir: site, project: dir, cache: first, quartoShare: null, inventory: handMadeInventory}), [mathFont]);
     const chars = formulaCharacters(pageOf(PAGE));
     assert.equal(report["math-font"]["(site)"], chars.size);
     assert.equal(first.computed, 1);
@@ -79,7 +80,7 @@ test("the cut font draws every character with its math table; a second render wi
     // a second render with the same characters takes the cut font from the cache, and writes nothing
     const before = statSync(fontFile).mtimeMs;
     const again = new CountingCache(cacheDir);
-    await finishSite(new Site({dir: site, project: dir, cache: again, quartoShare: null}), [mathFont]);
+    await finishSite(new Site({dir: site, project: dir, cache: again, quartoShare: null, inventory: handMadeInventory}), [mathFont]);
     assert.equal(again.computed, 0, "the font was cut again");
     assert.equal(statSync(fontFile).mtimeMs, before);
   } finally {
@@ -91,7 +92,7 @@ test("a site without formulas gets no font", async () => {
   const dir = mkdtempSync(join(tmpdir(), "math-font-"));
   try {
     writeFileSync(join(dir, "index.html"), "<p>text</p>");
-    const report = await finishSite(new Site({dir, project: dir, cache: new Cache(null), quartoShare: null}), [mathFont]);
+    const report = await finishSite(new Site({dir, project: dir, cache: new Cache(null), quartoShare: null, inventory: handMadeInventory}), [mathFont]);
     assert.equal(report["math-font"]["(site)"], 0);
     assert.ok(!existsSync(join(dir, MATH_FONT)));
   } finally {

@@ -10,6 +10,7 @@ import typesetMath, {typesetter, TexError} from "../../_extensions/course/post-r
 import {mathAlphanumerics, UnsupportedMathML} from "../../_extensions/course/post-render/native-mathml.mjs";
 import {Site, runPasses} from "../../_extensions/course/post-render/pipeline.mjs";
 import {Cache} from "../../_extensions/course/post-render/cache.mjs";
+import {handMadeInventory} from "./hand-made-inventory.mjs";
 
 const t = typesetter();
 const mml = (tex, display = false) => t.mathml(tex, display);
@@ -67,7 +68,7 @@ test("what MathML Core cannot draw stops the render, naming the page and the for
     mkdirSync(join(dir, "m"));
     writeFileSync(join(dir, "m", "index.html"), '<html><head><link href="../site_libs/quarto-contrib/course-math/math.css" rel="stylesheet"></head>'
       + '<body><span class="course-tex inline">\\(\\cancel{x}\\)</span></body></html>');
-    const site = new Site({dir, project: dir, cache: new Cache(null), quartoShare: null});
+    const site = new Site({dir, project: dir, cache: new Cache(null), quartoShare: null, inventory: handMadeInventory});
     await assert.rejects(runPasses(site, [typesetMath]),
       (e) => e instanceof TexError && /m\/index\.html: .*\\cancel\{x\}.*menclose/.test(e.message));
   } finally {

@@ -33,20 +33,29 @@ import iconFont from "../../_extensions/course/post-render/passes/icon-font.mjs"
 import noCdn from "../../_extensions/course/post-render/passes/no-cdn.mjs";
 import {PASSES} from "../../_extensions/course/post-render/passes/index.mjs";
 import {pageScript} from "../../_extensions/course/post-render/page-scripts.mjs";
+import {handMadeInventory} from "./hand-made-inventory.mjs";
 
 const SHARE = quartoShare();
 
-/** A site in a temporary folder holding `files` ({path: text or bytes}). */
+// Quarto's scripts as far as the passes read them (quarto-dependencies.json's checks), in every site made here
+const QUARTO_LIBS = {
+  "site_libs/quarto-html/quarto.js": 'window.document.addEventListener("DOMContentLoaded", function (_event) {});',
+  "site_libs/quarto-nav/quarto-nav.js": 'window.document.addEventListener("DOMContentLoaded", function () {});',
+  "site_libs/quarto-search/quarto-search.js": "window.quartoOpenSearch = () => {};",
+  "site_libs/quarto-html/tippy.umd.min.js": "(e=e||self).tippy=t(e.Popper)",
+};
+
+/** A site in a temporary folder holding `files` ({path: text or bytes}) and QUARTO_LIBS. */
 function tempSite(files = {}) {
   const dir = mkdtempSync(join(tmpdir(), "postrender-"));
-  for (const [rel, data] of Object.entries(files)) {
+  for (const [rel, data] of Object.entries({...QUARTO_LIBS, ...files})) {
     mkdirSync(dirname(join(dir, rel)), {recursive: true});
     writeFileSync(join(dir, rel), data);
   }
   return dir;
 }
 
-const siteOf = (dir, {cache = new Cache(null), quartoShare = SHARE} = {}) => new Site({dir, project: ROOT, cache, quartoShare});
+const siteOf = (dir, {cache = new Cache(null), quartoShare = SHARE} = {}) => new Site({dir, project: ROOT, cache, quartoShare, inventory: handMadeInventory});
 
 /** Run `passes` over a temporary site of `files`: {html: {page: html as finished in memory}, report, site, dir}. */
 async function run(files, passes, settings = {}) {
@@ -80,9 +89,9 @@ const headOf = (html) => html.slice(0, html.indexOf("</head>"));
 // deferred-head-scripts
 
 const HEAD = `<html><head>
-<script src="a.js"></script>
+<script src="popper.min.js"></script>
 <script src="quarto.js" type="module"></script>
-<script src="b.js"></script>
+<script src="bootstrap.min.js"></script>
 <script type="text/javascript">const inline = 1;</script>
 <script src="late.js" type="module"></script>
 <link href="x.css" rel="stylesheet">
@@ -91,9 +100,9 @@ const HEAD = `<html><head>
 test("deferred-head-scripts: the head's scripts deferred, in the order they ran", async () => {
   const {html, report} = await run({"index.html": HEAD}, [deferredHeadScripts]);
   const out = html["index.html"];
-  // before: a.js and b.js ran at once, the two modules after the page was parsed; after: all after
+  // before: popper.min.js and bootstrap.min.js ran at once, the two modules after the page was parsed; after: all after
   // parsing, in that same order (a browser runs deferred and module scripts in document order)
-  assert.deepEqual(headOf(out).match(/<script\b[^>]*\bsrc="[^"]*"[^>]*>/g), ['<script src="a.js" defer="">', '<script src="b.js" defer="">',
+  assert.deepEqual(headOf(out).match(/<script\b[^>]*\bsrc="[^"]*"[^>]*>/g), ['<script src="popper.min.js" defer="">', '<script src="bootstrap.min.js" defer="">',
     '<script src="quarto.js" type="module">', '<script src="late.js" type="module">']);
   assert.deepEqual(report["deferred-head-scripts"], {"index.html": 2});
   assert.ok(out.includes('<script type="text/javascript">const inline = 1;</script>'), "inline scripts stay");
@@ -105,6 +114,9 @@ test("deferred-head-scripts: a deck is left alone; a page without head scripts s
   assert.equal(html["slides.html"], unchanged(deckOf(HEAD)));
   assert.deepEqual(report["deferred-head-scripts"], {});
   await stops(deferredHeadScripts, {"m/index.html": "<html><head><title>t</title></head><body></body></html>"}, "m/index.html");
+  // a library it does not know, or an inline script using a library as the head is read, stops it too
+  await stops(deferredHeadScripts, {"m/index.html": HEAD.replace("popper.min.js", "new-library.js")}, "m/index.html");
+  await stops(deferredHeadScripts, {"m/index.html": HEAD.replace("const inline = 1;", "window.bootstrap.Tooltip.Default.delay = 1;")}, "m/index.html");
 });
 
 // ----------------------------------------------------------------------------------------------
@@ -199,7 +211,8 @@ test("search-on-first-use: a deck keeps its search; a search of another kind, or
 const TIPPY_PAGE = `<html><head>
 <script defer src="../../site_libs/quarto-html/tippy.umd.min.js"></script>
 <link href="../../site_libs/quarto-html/tippy.css" rel="stylesheet">
-</head><body><div class="reveal-not"></div></body></html>`;
+</head><body><div class="reveal-not"></div>
+<script>function tippyHover(el, contentFn) { const config = {}; window.tippy(el, config); }</script></body></html>`;
 
 test("tippy-on-first-hover: hover previews built on first use, set up right after tippy loads", async () => {
   const {html} = await run({"m/n/index.html": TIPPY_PAGE}, [tippyOnFirstHover]);
@@ -215,6 +228,9 @@ test("tippy-on-first-hover: a deck keeps its previews; a page without tippy stop
   const deck = TIPPY_PAGE.replace('<div class="reveal-not">', '<div class="reveal">');
   assert.equal((await run({"slides.html": deck}, [tippyOnFirstHover])).html["slides.html"], unchanged(deck));
   await stops(tippyOnFirstHover, {"index.html": "<html><head><script src=\"x.js\"></script></head><body></body></html>"}, "index.html");
+  // tippy's global named otherwise, or Quarto's previews made another way
+  await stops(tippyOnFirstHover, {"index.html": TIPPY_PAGE, "site_libs/quarto-html/tippy.umd.min.js": "(e=e||self).Tippy=t(e.Popper)"}, "site_libs/quarto-html/tippy.umd.min.js");
+  await stops(tippyOnFirstHover, {"index.html": TIPPY_PAGE.replace("window.tippy(el, config)", "window.tippy.delegate(el, config)")}, "index.html");
 });
 
 // ----------------------------------------------------------------------------------------------
@@ -262,7 +278,7 @@ test("icon-fonts-early: a deck is left alone; a page or site without the icon fo
 // ----------------------------------------------------------------------------------------------
 // heading-anchors
 
-const ANCHOR_PAGE = `<html><head></head><body><main>
+const ANCHOR_PAGE = `<html><head></head><body><!-- inventory {"headings": 2, "figures": 1} --><main>
 <section id="intro" class="level2">
 <h2 class="anchored" data-anchor-id="intro">Intro <code>x</code></h2>
 <h3 id="own" class="something anchored">Own id</h3>
@@ -316,7 +332,7 @@ const HIDDEN = '<div class="code-copy-outer-scaffold"><div class="sourceCode cel
 const SHOWN = HIDDEN.replace("cell-code hidden", "cell-code").replace("x = 1", "y = 2");
 
 test("hidden-cell-code: the hidden source of an echo: false cell is left out; shown code and the output stay", async () => {
-  const page = `<html><head></head><body><div class="cell">\n${HIDDEN}<div class="cell-output-display"><div id="ojs-cell-1"></div></div>\n${SHOWN}</div></body></html>`;
+  const page = `<html><head></head><body><!-- inventory {"ojs_cells": 1, "ojs_hidden": 1} --><div class="cell">\n${HIDDEN}<div class="cell-output-display"><div id="ojs-cell-1"></div></div>\n${SHOWN}</div></body></html>`;
   const {html, report} = await run({"index.html": page}, [hiddenCellCode]);
   const out = html["index.html"];
   assert.ok(!out.includes("x = 1") && !out.includes("cell-code hidden"));
@@ -337,7 +353,7 @@ const OJS_PAGE = (contents = CELLS) => `<html><head>
 <script src="../../site_libs/quarto-nav/quarto-nav.js"></script>
 <script type="module" src="../../site_libs/quarto-ojs/${RUNTIME}"></script>
 <link href="../../site_libs/quarto-ojs/quarto-ojs.css" rel="stylesheet">
-</head><body><main><div class="cell"><div class="cell-output-display"><div id="ojs-cell-1"></div></div></div></main>
+</head><body><!-- inventory {"ojs_cells": 1} --><main><div class="cell"><div class="cell-output-display"><div id="ojs-cell-1"></div></div></div></main>
 <script type="ojs-module-contents">
 ${contents}
 </script>
@@ -355,7 +371,7 @@ test("ojs-on-demand: the runtime imported when a demo may be seen, the cells' so
   const dir = tempSite({"modules/m/index.html": OJS_PAGE()});
   try {
     const report = await finishSite(siteOf(dir), [ojsOnDemand]);
-    assert.deepEqual(report["ojs-on-demand"], {"modules/m/index.html": 3});
+    assert.deepEqual(report["ojs-on-demand"], {"modules/m/index.html": 1}, "the page's one cell, as its inventory says");
     const out = readFileSync(join(dir, "modules", "m", "index.html"), "utf8");
     const [name] = readdirSync(join(dir, "modules", "m")).filter((n) => n.endsWith(".txt"));
     assert.match(name, /^index\.ojs-source-[0-9a-f]{10}\.txt$/);
@@ -379,7 +395,7 @@ test("ojs-on-demand: the runtime imported when a demo may be seen, the cells' so
   }
   // the name changes with the text, so a cached copy never meets a newer page
   const names = [];
-  for (const contents of [CELLS, b64([{source: "x = 1"}])]) {
+  for (const contents of [CELLS, b64([{cellName: "ojs-cell-1", source: "x = 1"}])]) {
     const {site} = await run({"modules/m/index.html": OJS_PAGE(contents)}, [ojsOnDemand]);
     names.push(...site.pages[0].besides.keys());
   }
@@ -403,7 +419,7 @@ const needShare = (...parts) => (SHARE && existsSync(join(SHARE, ...parts)) ? fa
 
 test("minified-ojs-runtime: Quarto's own minified runtime in place of the unminified copy", {skip: needShare("formats", "html", "ojs", RUNTIME_MIN)}, async () => {
   const folder = (dir) => join(dir, "site_libs", "quarto-ojs");
-  const dir = tempSite({"modules/m/index.html": '<html><body><div id="ojs-cell-1"></div></body></html>',
+  const dir = tempSite({"modules/m/index.html": '<html><body><!-- inventory {"ojs_cells": 1} --><div id="ojs-cell-1"></div></body></html>',
     [`site_libs/quarto-ojs/${RUNTIME}`]: "// the unminified runtime", "site_libs/quarto-ojs/quarto-ojs.css": "x{}"});
   try {
     assert.deepEqual((await finishSite(siteOf(dir), [minifiedOjsRuntime]))["minified-ojs-runtime"], {"(site)": 1});
@@ -422,12 +438,12 @@ test("minified-ojs-runtime: Quarto's own minified runtime in place of the unmini
   // Quarto's resources without the minified runtime, or a site_libs/ without Quarto's runtime, stop the render
   const noShare = mkdtempSync(join(tmpdir(), "no-share-"));
   try {
-    await stops(minifiedOjsRuntime, {"index.html": '<div id="ojs-cell-1"></div>', [`site_libs/quarto-ojs/${RUNTIME}`]: "x"},
+    await stops(minifiedOjsRuntime, {"index.html": '<!-- inventory {"ojs_cells": 1} --><div id="ojs-cell-1"></div>', [`site_libs/quarto-ojs/${RUNTIME}`]: "x"},
       "Quarto's resources", {quartoShare: noShare});
   } finally {
     rmSync(noShare, {recursive: true, force: true});
   }
-  await stops(minifiedOjsRuntime, {"index.html": '<div id="ojs-cell-1"></div>', "site_libs/quarto-ojs/quarto-ojs.css": "x{}"}, "site_libs/quarto-ojs");
+  await stops(minifiedOjsRuntime, {"index.html": '<!-- inventory {"ojs_cells": 1} --><div id="ojs-cell-1"></div>', "site_libs/quarto-ojs/quarto-ojs.css": "x{}"}, "site_libs/quarto-ojs");
 });
 
 // ----------------------------------------------------------------------------------------------
@@ -502,15 +518,16 @@ test("icon-font: no Quarto font to cut from, or an icon stylesheet of another sh
     await stops(iconFont, {...files, "site_libs/bootstrap/bootstrap-icons.css": ".bi-github::before { content: url(x.svg); }"},
       "site_libs/bootstrap/bootstrap-icons.css");
   }
-  // a site without Bootstrap Icons: nothing to cut
-  assert.deepEqual((await run({"index.html": "<p>x</p>"}, [iconFont], {quartoShare: null})).report["icon-font"], {"(site)": 0});
+  // a site of decks only: nothing to cut; an html page without Bootstrap Icons' stylesheet stops the render
+  assert.deepEqual((await run({"index.html": deckOf("<html><body><p>x</p></body></html>")}, [iconFont], {quartoShare: null})).report["icon-font"], {"(site)": 0});
+  await stops(iconFont, {"index.html": "<p>x</p>"}, "site_libs/bootstrap", {quartoShare: null});
 });
 
 // ----------------------------------------------------------------------------------------------
 // no-cdn
 
 test("no-cdn: a site that names no CDN passes; a page that still does stops the render, naming the page and the address", async () => {
-  assert.deepEqual((await run({"index.html": '<script src="vendor/x.js"></script>', "m/index.html": "<p>cdn.jsdelivr.net is a name</p>"}, [noCdn])).report["no-cdn"], {"(site)": 1});
+  assert.deepEqual((await run({"index.html": '<script src="vendor/x.js"></script>', "m/index.html": "<p>cdn.jsdelivr.net is a name</p>"}, [noCdn])).report["no-cdn"], {"(site)": 2}, "the pages it checked");
   for (const url of ["https://cdn.jsdelivr.net/npm/d3@7", "https://cdnjs.cloudflare.com/polyfill/v3/polyfill.min.js?features=es6", "http://unpkg.com/htl"]) {
     const files = {"index.html": "<p>x</p>", "m/lab.html": `<html><head><script src="${url}"></script></head><body></body></html>`};
     await stops(noCdn, files, "m/lab.html");
@@ -540,7 +557,9 @@ test("the passes in the pipeline's order on one Quarto-shaped page; a second run
 </head>`;
   const page = OJS_PAGE().replace(/^<html><head>[\s\S]*?<\/head>/, head)
     .replace("<main>", `<nav><div id="quarto-search" class="" title="Search"></div></nav><main><section id="s" class="level2"><h2 class="anchored" data-anchor-id="s">S</h2><div class="cell">${HIDDEN}</div></section>`)
-    .replace("</body>", `${ANCHOR_PAGE.slice(ANCHOR_PAGE.indexOf('<script id="quarto-html-after-body"'), ANCHOR_PAGE.indexOf("</body>"))}</body>`);
+    .replace("</body>", `${ANCHOR_PAGE.slice(ANCHOR_PAGE.indexOf('<script id="quarto-html-after-body"'), ANCHOR_PAGE.indexOf("</body>"))}</body>`)
+    .replace("</body>", "<script>function tippyHover(el) { const config = {}; window.tippy(el, config); }</script></body>")
+    .replace('<!-- inventory {"ojs_cells": 1} -->', '<!-- inventory {"ojs_cells": 1, "ojs_hidden": 1, "headings": 1} -->');
   const dir = tempSite({"modules/m/index.html": page,
     "site_libs/quarto-search/autocomplete.umd.js": AUTOCOMPLETE, "site_libs/quarto-html/anchor.min.js": ANCHOR_JS});
   try {

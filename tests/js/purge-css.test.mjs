@@ -11,10 +11,11 @@ import purgeCss, {usedName, PURGED, scriptWords} from "../../_extensions/course/
 import {Site, finishSite} from "../../_extensions/course/post-render/pipeline.mjs";
 import {Cache} from "../../_extensions/course/post-render/cache.mjs";
 import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
+import {handMadeInventory} from "./hand-made-inventory.mjs";
 
 const CSS = [".navbar{color:red}", ".never-named{color:blue}", ".show{display:block}", ".from-ojs{color:green}",
   ".bi-github::before{content:\"\\f3ed\"}", ".bi-file-richtext::before{content:\"\\f3b1\"}", ".bi-search::before{content:\"\\f52a\"}", "@keyframes unused-spin{to{transform:rotate(1turn)}}", "p a{color:navy}",
-  "table{width:100%}"].join("\n");
+  "table{width:100%}", ".headroom--pinned{top:0}", ".headroom--unpinned{top:-70px}"].join("\n");
 
 function site() {
   const dir = mkdtempSync(join(tmpdir(), "purge-css-"));
@@ -23,6 +24,8 @@ function site() {
   writeFileSync(join(dir, "site_libs", "bootstrap", "bootstrap-0123abcd.min.css"), CSS);
   writeFileSync(join(dir, "site_libs", "bootstrap", "bootstrap-icons.css"), CSS);
   writeFileSync(join(dir, "site_libs", "bootstrap", "bootstrap.min.js"), 'el.classList.add("show")');
+  // Quarto's navbar script adds these as the reader scrolls (quarto-dependencies.json: script-added-classes)
+  writeFileSync(join(dir, "site_libs", "bootstrap", "quarto-nav.js"), 'classes: {pinned: "headroom--pinned", unpinned: "headroom--unpinned"}');
   // Quarto's search names its result icon by itself and builds the class: `bi bi-${icon}`
   writeFileSync(join(dir, "site_libs", "bootstrap", "search.js"), 'card("file-richtext"); const c = `bi bi-${icon}`;');
   const head = '<link href="../../site_libs/bootstrap/bootstrap-icons.css" rel="stylesheet">' +
@@ -42,7 +45,7 @@ class CountingCache extends Cache {
   }
 }
 
-const finish = (dir, cache = new Cache(null)) => finishSite(new Site({dir, project: dir, cache, quartoShare: null}), [purgeCss]);
+const finish = (dir, cache = new Cache(null)) => finishSite(new Site({dir, project: dir, cache, quartoShare: null, inventory: handMadeInventory}), [purgeCss]);
 
 test("purge-css keeps the rules that pages, scripts and demo source name, and drops the rest", async () => {
   const dir = site();

@@ -8,7 +8,8 @@ import {fileURLToPath} from "node:url";
 import YAML from "yaml";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const SKIP = new Set(["node_modules", "_site", ".quarto", "vendor", ".git", "build", "_freeze"]);
+// (tests/contracts/: the post-render's contract fixture, rendered in a copy of its own, not a page of the course)
+const SKIP = new Set(["node_modules", "_site", ".quarto", "vendor", ".git", "build", "_freeze", "contracts"]);
 
 /** Every .qmd under the project root (pages and underscore-prefixed include partials), sorted;
  * with `ext`, every file of that ending instead (".ojs": the demos' OJS partials). */

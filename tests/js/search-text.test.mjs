@@ -17,6 +17,7 @@ import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
 import {ROOT} from "./qmd-files.mjs";
 import {renderedSite} from "./site-render.mjs";
 import {onPath} from "./browser.mjs";
+import {handMadeInventory} from "./hand-made-inventory.mjs";
 
 // what a reader may never see in a result: TeX delimiters, commands, braces of a sub/superscript
 const TEX = /\\[()[\]]|\\[A-Za-z]+|[_^]\{/;
@@ -59,10 +60,10 @@ test("the deck is left out of the index by its front matter: every deck, and the
   }
 });
 
-const OJS_PAGE = '<html><head></head><body><main><p>Before. <span class="math inline">\\(h_t\\)</span></p>'
-  + '<div class="sourceCode cell-code hidden" id="cb1"><pre class="sourceCode js code-with-copy"><code class="sourceCode javascript">'
+const OJS_PAGE = '<html><head></head><body><!-- inventory {"formulas": 1, "ojs_cells": 1, "ojs_hidden": 1} --><main><p>Before. <span class="math inline">\\(h_t\\)</span></p>'
+  + '<div class="cell"><div class="sourceCode cell-code hidden" id="cb1"><pre class="sourceCode js code-with-copy"><code class="sourceCode javascript">'
   + '<span id="cb1-1"><a href="#cb1-1"></a>x <span class="op">=</span> a <span class="op">&lt;</span> b</span>\n<span id="cb1-2">y = `${x}`</span></code></pre></div>'
-  + '<div id="ojs-cell-1"></div></main></body></html>';
+  + '<div id="ojs-cell-1"></div></div></main></body></html>';
 
 /** The search-index pass over a site of `pages` ({path: html}) and `entries` (its search.json): the index it writes. */
 async function indexed(pages, entries) {
@@ -70,7 +71,7 @@ async function indexed(pages, entries) {
   try {
     for (const [rel, html] of Object.entries(pages)) writeFileSync(join(dir, rel), html);
     writeFileSync(join(dir, "search.json"), JSON.stringify(entries));
-    const site = new Site({dir, project: ROOT, cache: new Cache(null), quartoShare: null});
+    const site = new Site({dir, project: ROOT, cache: new Cache(null), quartoShare: null, inventory: handMadeInventory});
     await runPasses(site, [searchIndex]);
     return JSON.parse(site.writes.get(join(dir, "search.json")));
   } finally {

@@ -14,6 +14,7 @@ import siteStamp, {stampText, provenanceText} from "../../_extensions/course/pos
 import {Site, runPasses} from "../../_extensions/course/post-render/pipeline.mjs";
 import {Cache} from "../../_extensions/course/post-render/cache.mjs";
 import {ContractError} from "../../_extensions/course/post-render/contract.mjs";
+import {handMadeInventory} from "./hand-made-inventory.mjs";
 
 test("the stamp names the commit, its date, uncommitted changes and the Quarto version", () => {
   assert.equal(stampText({commit: "0123456789ab", date: "2026-12-01", changed: false}, "1.11.0"),
@@ -61,7 +62,7 @@ test("the site-stamp pass fills both footer spans, the provenance on a module's 
     "_site/modules/07-x/slides.html": page('<div class="reveal"></div>'),
   });
   try {
-    const site = new Site({dir: join(root, "_site"), project: root, cache: new Cache(null), quartoShare: null});
+    const site = new Site({dir: join(root, "_site"), project: root, cache: new Cache(null), quartoShare: null, inventory: handMadeInventory});
     const report = await runPasses(site, [siteStamp]);
     assert.deepEqual(report["site-stamp"], {"index.html": 1, "modules/07-x/index.html": 1}, "the deck has no footer");
     const [top, inner] = site.pages.map((p) => p.html());
@@ -69,7 +70,7 @@ test("the site-stamp pass fills both footer spans, the provenance on a module's 
     assert.match(top, /<span class="data-provenance"><\/span>/);
     assert.match(inner, /<span class="data-provenance">Results: Lab 7 at full settings, seed 0, on a CPU, 2026-11-30 \(data\/07-x\/results\.json\)<\/span>/);
     writeFileSync(join(root, "_site", "index.html"), page('<footer><span class="site-version"></span></footer>'));
-    await assert.rejects(runPasses(new Site({dir: join(root, "_site"), project: root, cache: new Cache(null), quartoShare: null}), [siteStamp]),
+    await assert.rejects(runPasses(new Site({dir: join(root, "_site"), project: root, cache: new Cache(null), quartoShare: null, inventory: handMadeInventory}), [siteStamp]),
       (e) => e instanceof ContractError && /"site-stamp"/.test(e.message) && /data-provenance/.test(e.message) && / in index\.html/.test(e.message));
   } finally {
     rmSync(root, {recursive: true, force: true});

@@ -17,6 +17,7 @@ import typesetMath, {TexError} from "../../_extensions/course/post-render/passes
 import calloutButtons from "../../_extensions/course/post-render/passes/callout-buttons.mjs";
 import focusableFigures from "../../_extensions/course/post-render/passes/focusable-figures.mjs";
 import darkThemeOnDemand from "../../_extensions/course/post-render/passes/dark-theme-on-demand.mjs";
+import {handMadeInventory} from "./hand-made-inventory.mjs";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..", "..");
 const FONT = "site_libs/quarto-contrib/course-math/course-math.woff";
@@ -39,7 +40,7 @@ function tempSite(files) {
   return dir;
 }
 
-const siteOf = (dir, cache = new Cache(null)) => new Site({dir, project: ROOT, cache, quartoShare: null});
+const siteOf = (dir, cache = new Cache(null)) => new Site({dir, project: ROOT, cache, quartoShare: null, inventory: handMadeInventory});
 
 /** Run `passes` over one page at `rel`: {html, report}. */
 async function runOn(html, passes, rel = "modules/m/index.html") {
@@ -155,10 +156,16 @@ test("a site: every page typeset, each asking for the math font from where it is
 test("less to load: the dark theme waits for dark mode", async () => {
   const links = `<link href="b.min.css" rel="stylesheet" class="quarto-color-scheme" id="quarto-bootstrap" data-mode="light">
 <link href="b-dark.min.css" rel="stylesheet" append-hash="true" class="quarto-color-scheme quarto-color-alternate" id="quarto-bootstrap" data-mode="dark">`;
-  const {html, report} = await runOn(page("<p>x</p>", links), [darkThemeOnDemand]);
+  // Quarto's colour-scheme toggle, which turns them on again by rel (quarto-dependencies.json: color-scheme-toggle)
+  const toggle = "<script>const toggleColorMode = () => { document.querySelectorAll('link.quarto-color-scheme.quarto-color-alternate')"
+    + ".forEach((stylesheet) => { stylesheet.rel = 'stylesheet'; }); };</script>";
+  const {html, report} = await runOn(page(`<p>x</p>${toggle}`, links), [darkThemeOnDemand]);
   assert.deepEqual(report["dark-theme-on-demand"], {"modules/m/index.html": 1});
   assert.match(html, /href="b\.min\.css" rel="stylesheet"/);
   assert.match(html, /href="b-dark\.min\.css" rel="disabled-stylesheet"/);
+  // a toggle that turns them on otherwise would leave a reader in dark mode with no dark theme
+  await assert.rejects(runOn(page(`<p>x</p>${toggle.replace("stylesheet.rel = 'stylesheet'", "stylesheet.disabled = false")}`, links), [darkThemeOnDemand]),
+    (e) => e instanceof ContractError && e.pass === "dark-theme-on-demand");
 });
 
 test("a finished page is left alone; a page's formulas come from the cache when unchanged", async () => {

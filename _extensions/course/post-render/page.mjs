@@ -3,6 +3,7 @@
 import {readFileSync} from "node:fs";
 import {dirname, relative, sep} from "node:path";
 import * as cheerio from "cheerio";
+import {readInventory} from "./inventory.mjs";
 
 export class Page {
   constructor(site, file, html = readFileSync(file, "utf8")) {
@@ -15,10 +16,16 @@ export class Page {
     this.dir = dirname(file);
     this.original = html;
     this.$ = cheerio.load(html);
-    /** a reveal.js deck: its own scripts start its plugins at once, so the page-speed passes leave it alone */
-    this.isDeck = this.$("div.reveal").length > 0;
+    /** what the author wrote on it (inventory.mjs): null when its head carries none */
+    this.setInventory(readInventory(this.$));
     /** files to write beside the page: name -> text */
     this.besides = new Map();
+  }
+
+  setInventory(inventory) {
+    this.inventory = inventory;
+    /** a reveal.js deck: its own scripts start its plugins at once, so the page-speed passes leave it alone */
+    this.isDeck = inventory?.format === "revealjs";
   }
 
   html() {

@@ -1,8 +1,9 @@
 // The post-render pipeline: every pass of _extensions/course/post-render/passes/ over the rendered site, in the
 // order passes/index.mjs gives, each page parsed once and written once.
 //
-// A page pass says which pages it targets (`targets(page)`), checks the markup it expects (contract.mjs)
-// and returns how many changes it made; a targeted page it changes nothing on stops the render too.
+// A page pass says which pages it targets (`targets(page)`, from the page's inventory: what the author
+// wrote, inventory.mjs), checks the markup it expects (contract.mjs) and returns how many changes it
+// made, which must be what the inventory says; a targeted page it changes nothing on stops the render too.
 // A site pass works on the whole site (the search index, the fonts, the stylesheets).  Nothing is
 // written until every pass has run, so a pass that fails leaves the site as Quarto wrote it.
 // A page finished by an earlier render (`quarto preview`, `quarto render PAGE` leave the others in
@@ -11,6 +12,7 @@ import {existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, r
 import {dirname, join} from "node:path";
 import {Page} from "./page.mjs";
 import {ContractError} from "./contract.mjs";
+import {INVENTORY_META} from "./inventory.mjs";
 import {PASSES} from "./passes/index.mjs";
 
 export const FINISHED = "course-postrender";
@@ -26,12 +28,14 @@ export function sitePages(site, dir = site) {
 
 /** The context every pass gets: the site, its pages, the cache, and the files to write at the end. */
 export class Site {
-  constructor({dir, project, cache, quartoShare}) {
+  /** `inventory(page)`: the inventory of a page whose head carries none (a page a test makes by hand) */
+  constructor({dir, project, cache, quartoShare, inventory = null}) {
     this.dir = dir;
     this.project = project;
     this.cache = cache;
     this.quartoShare = quartoShare;
     this.pages = sitePages(dir).map((file) => new Page(dir, file));
+    for (const page of this.pages) if (!page.inventory && inventory) page.setInventory(inventory(page));
     this.writes = new Map();        // path -> text or bytes
     this.removals = new Set();
   }
@@ -58,9 +62,16 @@ export class Site {
 
 }
 
-/** Run `passes` over `site`; {pass: {page: changes}} of what each did. */
+/** Run `passes` over `site`; {pass: {page: changes}} of what each did.  Every page to finish must
+    carry its inventory (inventory.mjs), by which the passes choose their pages. */
 export async function runPasses(site, passes = PASSES) {
   const report = {};
+  for (const page of site.pages) {
+    // the one page no author wrote: the redirect Quarto writes as index.html when a render leaves the home page out
+    const redirect = page.$('head > meta[http-equiv="refresh"]').length > 0 && !page.$("body").text().trim();
+    if (!page.finished && !page.inventory && !redirect)
+      throw new ContractError("inventory", page.rel, `<meta name="${INVENTORY_META}"> (what the author wrote, counted by _extensions/course/inventory.lua)`);
+  }
   for (const pass of passes) {
     report[pass.name] = {};
     if (pass.site) {
@@ -68,7 +79,7 @@ export async function runPasses(site, passes = PASSES) {
       continue;
     }
     for (const page of site.pages) {
-      if (page.finished || !pass.targets(page)) continue;
+      if (page.finished || !page.inventory || !pass.targets(page)) continue;
       const changes = await pass.apply(page, site);
       if (!changes) throw new ContractError(pass.name, page.rel, "markup it changes (it changed nothing on a page it targets)");
       report[pass.name][page.rel] = changes;

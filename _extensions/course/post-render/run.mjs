@@ -6,14 +6,15 @@
 //
 // What the passes do, and in which order, is passes/index.mjs; how they run, pipeline.mjs.  A pass
 // that misses the Quarto markup it expects stops the render with its name, the page and what is missing.
-// POSTRENDER_RAW=DIR keeps a copy of each page (and search.json) as Quarto wrote it, and what each pass changed (report.json):
-// the contract test (tests/js/postrender-contract.test.mjs) plants changes of Quarto's markup in them.
-import {cpSync, existsSync, mkdirSync, writeFileSync} from "node:fs";
+// POSTRENDER_RAW=DIR keeps a copy of each page (and search.json) as Quarto wrote it, and what each pass changed
+// (report.json), which tests/js/postrender-contract.test.mjs and the planted-change catalogue (tests/contracts/) read.
+import {cpSync, existsSync, mkdirSync, realpathSync, writeFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {execFileSync} from "node:child_process";
 import {fileURLToPath} from "node:url";
 import {Cache} from "./cache.mjs";
 import {Site, finishSite} from "./pipeline.mjs";
+import {ContractError} from "./contract.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
@@ -48,9 +49,12 @@ async function main() {
   console.log(`postrender: ${ran} passes over ${site.pages.filter((p) => !p.finished).length} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// (compared as real paths: a project may reach the extension through a link, as the contract fixture does)
+if (process.argv[1] && realpathSync(resolve(process.argv[1])) === fileURLToPath(import.meta.url)) {
   main().catch((err) => {
     console.error(`postrender: ${err.message}`);
+    // the same, for a program that reads it (the planted-change catalogue, tests/contracts/)
+    if (err instanceof ContractError) console.error(`postrender-contract: ${JSON.stringify({pass: err.pass, page: err.page, expected: err.expected, found: err.found, markup: err.markup})}`);
     process.exit(1);
   });
 }

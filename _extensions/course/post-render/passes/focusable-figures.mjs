@@ -1,13 +1,16 @@
 // A cross-referenced figure's image box is keyboard-focusable, so that a figure which scrolls
 // sideways on a phone (site.css: figures marked .diagram) can be scrolled without a mouse.
-import {expectSome} from "../contract.mjs";
+import {expectCount} from "../inventory.mjs";
+
+const BOX = "figure.quarto-float-fig > div[aria-describedby]:has(> img)";
 
 export default {
   name: "focusable-figures",
-  targets: (page) => !page.isDeck && page.$("figure.quarto-float-fig").length > 0,
+  // a page whose author wrote a cross-referenced figure (#fig-...) of an image
+  targets: (page) => !page.isDeck && page.inventory.figures > 0,
   apply(page) {
-    const boxes = expectSome(this.name, page, "figure.quarto-float-fig > div[aria-describedby]:has(> img)",
-      'a figure\'s image box <div aria-describedby> in <figure class="quarto-float-fig">');
+    const boxes = page.$(BOX);
+    expectCount(this.name, page, page.inventory.figures, boxes.length, `a figure's image box <div aria-describedby> in <figure class="quarto-float-fig"> (${BOX})`, "one per cross-referenced figure the author wrote");
     boxes.attr("tabindex", "0");
     return boxes.length;
   },

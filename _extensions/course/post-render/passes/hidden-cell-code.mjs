@@ -3,12 +3,21 @@
 // a large share of its HTML and elements, parsed and styled at load and never shown.  The runtime
 // does without them (it then shows the error box alone).  Every page with demos has at least one
 // such cell: the course's demo set-up (_extensions/course/demo-setup.ojs).
+import {expectCount} from "../inventory.mjs";
+
+const HIDDEN_SOURCE = "div.cell div.code-copy-outer-scaffold:has(> div.sourceCode.cell-code.hidden)";
+
 export default {
   name: "hidden-cell-code",
-  targets: (page) => page.$("[id^=ojs-cell-]").length > 0,
+  // a page whose author wrote an OJS cell that does not show its source (echo: false)
+  targets: (page) => page.inventory.ojs_hidden > 0,
   apply(page) {
-    const hidden = page.$("div.code-copy-outer-scaffold").filter((i, el) => page.$(el).children("div.sourceCode.cell-code.hidden").length > 0);
+    const hidden = page.$(HIDDEN_SOURCE);
+    // a cell's source may come in several blocks (one per OJS statement): the cells are counted
+    const cells = new Set(hidden.toArray().map((el) => page.$(el).closest("div.cell")[0]));
+    expectCount(this.name, page, page.inventory.ojs_hidden, cells.size, `an OJS cell's hidden source <div class="cell"> holding <div class="code-copy-outer-scaffold"><div class="sourceCode cell-code hidden"> (${HIDDEN_SOURCE})`,
+      "one per ```{ojs} cell with echo: false the author wrote");
     hidden.remove();
-    return hidden.length;
+    return cells.size;
   },
 };

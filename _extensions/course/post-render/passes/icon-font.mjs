@@ -30,7 +30,9 @@ export default {
   async apply(site) {
     const folder = join(site.dir, "site_libs", "bootstrap");
     const css = join(folder, "bootstrap-icons.css");
-    if (!existsSync(css)) return 0;
+    // nothing to do only where the site has no page of the html format (Quarto's pages load Bootstrap Icons)
+    if (!site.pages.some((p) => p.inventory?.format === "html")) return 0;
+    if (!existsSync(css)) throw new ContractError(this.name, "site_libs/bootstrap", "bootstrap-icons.css (Bootstrap Icons, which Quarto's html pages load)");
     const original = site.quartoShare && join(site.quartoShare, "formats", "html", "bootstrap", "dist", "bootstrap-icons.woff");
     if (!original || !existsSync(original)) throw new ContractError(this.name, "Quarto's resources", "formats/html/bootstrap/dist/bootstrap-icons.woff");
     const codepoints = new Map([...readFileSync(css, "utf8").matchAll(ICON_RULE)].map((m) => [m[1], parseInt(m[2], 16)]));

@@ -24,6 +24,7 @@ export function anchorRules(siteDir) {
 
 export default {
   name: "icon-fonts-early",
+  // every page of the html format (its inventory says which)
   targets: (page) => !page.isDeck,
   apply(page, site) {
     const {$} = page;

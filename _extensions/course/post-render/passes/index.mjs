@@ -1,10 +1,12 @@
 // The post-render passes, in the order they run (pipeline.mjs).  The order matters where one pass
 // reads what another changes:
-// - search-index first, while the pages still hold the OJS source it takes out of the index;
+// - search-index first, while the pages still hold the OJS source it takes out of the index, and
+//   browser-dependencies while they are as Quarto wrote them;
 // - ojs-on-demand before hidden-cell-code and before deferred-head-scripts (it removes the runtime's tag);
 // - dom-ready-in-turns after deferred-head-scripts, which would move the scripts around it;
 // - the fonts and purge-css last but no-cdn: they read the pages as finished.
 import searchIndex from "./search-index.mjs";
+import browserDependencies from "./browser-dependencies.mjs";
 import ojsOnDemand from "./ojs-on-demand.mjs";
 import minifiedOjsRuntime from "./minified-ojs-runtime.mjs";
 import hiddenCellCode from "./hidden-cell-code.mjs";
@@ -25,7 +27,7 @@ import purgeCss from "./purge-css.mjs";
 import noCdn from "./no-cdn.mjs";
 
 export const PASSES = [
-  searchIndex,
+  searchIndex, browserDependencies,
   ojsOnDemand, minifiedOjsRuntime, hiddenCellCode,
   deferredHeadScripts, domReadyInTurns,
   searchOnFirstUse, tippyOnFirstHover, iconFontsEarly, headingAnchors,

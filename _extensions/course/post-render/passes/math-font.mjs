@@ -12,6 +12,7 @@ import {fileURLToPath} from "node:url";
 import {ContractError} from "../contract.mjs";
 import {cutFontCached} from "../fonts.mjs";
 import {MATH_FONT} from "./typeset-math.mjs";
+import {expectCount} from "../inventory.mjs";
 
 const PACKAGE = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "node_modules", "@fontsource", "stix-two-math");
 export const ORIGINAL = join(PACKAGE, "files", "stix-two-math-latin-400-normal.woff");
@@ -50,8 +51,12 @@ export default {
   name: "math-font",
   site: true,
   async apply(site) {
+    // every formula the authors wrote is drawn as MathML by now (typeset-math.mjs), and no other
+    const counted = site.pages.filter((p) => p.inventory);
+    const expected = counted.reduce((n, p) => n + p.inventory.formulas, 0);
+    if (!expected) return 0;
+    expectCount(this.name, "the site's pages", expected, counted.reduce((n, p) => n + p.$("math").length, 0), "<math> (typeset by typeset-math)", "one per formula the pages' authors wrote");
     const chars = new Set(site.pages.flatMap((p) => [...formulaCharacters(p)]));
-    if (!chars.size) return 0;
     if (!existsSync(ORIGINAL)) throw new ContractError(this.name, "node_modules/@fontsource/stix-two-math", "the font file (run `npm ci`: scripts/setup.sh does)");
     const keep = [...chars].map((c) => c.codePointAt(0)).sort((a, b) => a - b);
     site.write(join(site.dir, MATH_FONT), await cutFontCached(site.cache, this.name, ORIGINAL, keep));

@@ -12,6 +12,6 @@ export default {
       const found = CDN.exec(page.html());
       if (found) throw new ContractError(this.name, page.rel, "no reference to a CDN", found[0]);
     }
-    return 1;
+    return site.pages.length;
   },
 };

@@ -7,6 +7,7 @@
 import {createHash} from "node:crypto";
 import {expectMatch, expectSome} from "../contract.mjs";
 import {pageScript} from "../page-scripts.mjs";
+import {expectCount} from "../inventory.mjs";
 
 export const RUNTIME = "quarto-ojs-runtime.js";
 // the "near the screen" trigger the page script imports (the demos' seen() uses it too; _quarto.yml copies it)
@@ -20,7 +21,8 @@ const SELF_CONTAINED = /window\._ojs\.selfContained = (true|false);/;
 
 export default {
   name: "ojs-on-demand",
-  targets: (page) => page.$("[id^=ojs-cell-]").length > 0,
+  // a page (or deck) whose author wrote an OJS cell
+  targets: (page) => page.inventory.ojs_cells > 0,
   apply(page) {
     const {$} = page;
     const runtime = expectSome(this.name, page, `script[type="module"][src$="quarto-ojs/${RUNTIME}"]`, `<script type="module"> loading ${RUNTIME}`);
@@ -32,7 +34,17 @@ export default {
     expectMatch(this.name, page, Object.keys(paths).length > 0, "window._ojs.paths settings in the start-up script");
     const selfContained = expectMatch(this.name, page, SELF_CONTAINED.exec(code), "window._ojs.selfContained in the start-up script")[1];
     const base64 = contents.text().trim();
-    const sources = JSON.parse(Buffer.from(base64, "base64").toString("utf8")).contents.map((c) => c.source).join("\n");
+    let cells;
+    try {
+      cells = JSON.parse(Buffer.from(base64, "base64").toString("utf8")).contents;
+    } catch {
+      cells = null;
+    }
+    expectMatch(this.name, page, Array.isArray(cells), "base64 JSON {contents: [...]} in <script type=\"ojs-module-contents\">");
+    // one entry per cell (cellName ojs-cell-N), beside the modules the cells import
+    expectCount(this.name, page, page.inventory.ojs_cells, cells.filter((c) => /^ojs-cell-\d+$/.test(c.cellName ?? "")).length,
+      'an entry {cellName: "ojs-cell-N", source} in <script type="ojs-module-contents">', "one per ```{ojs} cell the author wrote");
+    const sources = cells.map((c) => c.source).join("\n");
     const preload = [...new Set([...sources.matchAll(MODULE_IMPORT)].map((m) => m[1]))];
     const src = runtime.attr("src");
     start.replaceWith(page.script("ojs-on-demand", pageScript("ojs-on-demand"), {module: true, data: {
@@ -43,6 +55,6 @@ export default {
     const name = `${stem}.ojs-source-${createHash("sha256").update(base64).digest("hex").slice(0, 10)}.txt`;
     page.besides.set(name, base64);
     contents.attr("data-src", name).text("");
-    return 3;
+    return page.inventory.ojs_cells;
   },
 };

@@ -13,6 +13,10 @@ import {PurgeCSS} from "purgecss";
 import {Cache} from "../cache.mjs";
 import {ContractError} from "../contract.mjs";
 import {QUOTED_WORD} from "./icon-font.mjs";
+import {dependency} from "../dependencies.mjs";
+
+// classes Quarto's scripts add at run time, whose rules must survive the purge (quarto-dependencies.json)
+const ADDED_BY_SCRIPTS = dependency("script-added-classes").classes;
 
 const SHEETS_DIR = join("site_libs", "bootstrap");
 // which stylesheets are purged: Quarto's Bootstrap (light and dark) and Bootstrap Icons' names
@@ -46,7 +50,8 @@ export default {
   async apply(site) {
     const dir = join(site.dir, SHEETS_DIR);
     const sheets = existsSync(dir) ? readdirSync(dir).filter((n) => PURGED.test(n)).sort() : [];
-    if (!site.pages.some((p) => !p.isDeck)) return 0;
+    // nothing to do only where the site has no page of the html format
+    if (!site.pages.some((p) => p.inventory?.format === "html")) return 0;
     for (const [pattern, what] of [[/^bootstrap-[0-9a-f]+\.min\.css$/, "bootstrap-<hash>.min.css"], [/^bootstrap-icons\.css$/, "bootstrap-icons.css"]]) {
       if (!sheets.some((n) => pattern.test(n))) throw new ContractError(this.name, SHEETS_DIR, `Quarto's stylesheet ${what}`);
     }
@@ -67,6 +72,12 @@ export default {
       return Object.fromEntries(results.map((r, i) => [usedName(sheets[i]), `/* ${sheets[i]}: the rules the site uses (_extensions/course/post-render/passes/purge-css.mjs) */\n${r.css}`]));
     });
     for (const [name, text] of Object.entries(used)) site.write(join(dir, name), text);
+    const light = sheets.findIndex((n) => /^bootstrap-[0-9a-f]+\.min\.css$/.test(n));
+    for (const cls of ADDED_BY_SCRIPTS) {
+      const rule = new RegExp(`\\.${cls}(?![\\w-])`);
+      if (!rule.test(css[light])) throw new ContractError(this.name, SHEETS_DIR, `a rule for .${cls} in Quarto's stylesheet ${sheets[light]} (script-added-classes)`);
+      if (!rule.test(used[usedName(sheets[light])])) throw new ContractError(this.name, SHEETS_DIR, `.${cls}'s rule kept (a class Quarto's scripts add: script-added-classes), as no page or script names it now`);
+    }
     return sheets.length;
   },
 };

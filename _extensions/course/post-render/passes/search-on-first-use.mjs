@@ -5,6 +5,7 @@ import {readFileSync, existsSync} from "node:fs";
 import {join} from "node:path";
 import {ContractError, expectMatch, expectSome} from "../contract.mjs";
 import {pageScript} from "../page-scripts.mjs";
+import {checkDependencies} from "../dependencies.mjs";
 
 const SCRIPTS = ["autocomplete.umd", "fuse.min", "quarto-search"];
 // where autocomplete-js builds its search icon (aa-SubmitIcon)
@@ -32,6 +33,7 @@ export function searchStandin(iconPath) {
 
 export default {
   name: "search-on-first-use",
+  // every page of the html format (its inventory says which)
   targets: (page) => !page.isDeck,
   apply(page, site) {
     const {$} = page;
@@ -45,6 +47,8 @@ export default {
     }}));
     for (const t of tags) t.remove();
     box.attr("class", "type-overlay").html(searchStandin(searchIconPath(site.dir)));
+    // window.quartoOpenSearch, which the page script calls once the search has loaded (search-open)
+    checkDependencies(this.name, page, site);
     return 2;
   },
 };

@@ -49,6 +49,7 @@ export function provenanceText(id, root) {
 let stamp = null;
 export default {
   name: "site-stamp",
+  // every page of the html format (its inventory says which)
   targets: (page) => !page.isDeck,
   apply(page, site) {
     stamp ??= stampText(siteVersion(site.project), quartoVersion());

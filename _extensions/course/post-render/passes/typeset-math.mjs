@@ -9,6 +9,7 @@ import {readFileSync} from "node:fs";
 import {fileURLToPath} from "node:url";
 import {Cache} from "../cache.mjs";
 import {ContractError, expectSome} from "../contract.mjs";
+import {expectCount} from "../inventory.mjs";
 import {nativeMathML} from "../native-mathml.mjs";
 
 const require = createRequire(import.meta.url);
@@ -83,12 +84,14 @@ const FORMULA = "span.course-tex";
 
 export default {
   name: "typeset-math",
-  targets: (page) => page.$(`${FORMULA}, span.math`).length > 0,
+  // a page whose author wrote a formula
+  targets: (page) => page.inventory.formulas > 0,
   async apply(page, site) {
     const {$} = page;
     const leftover = page.$("span.math");
     if (leftover.length) throw new ContractError(this.name, page.rel, "every formula handed over by _extensions/course/math.lua", `pandoc's own <span class="math"> (${leftover.first().text().slice(0, 40)})`);
     const spans = page.$(FORMULA).toArray();
+    expectCount(this.name, page, page.inventory.formulas, spans.length, `<span class="course-tex"> (${FORMULA})`, "one per formula the author wrote");
     const formulas = spans.map((el) => {
       const m = DELIMITED.exec($(el).text());
       if (!m) throw new ContractError(this.name, page.rel, `TeX between \\( \\) or \\[ \\] in <span class="course-tex"> (math.lua)`, $(el).text().slice(0, 40));
