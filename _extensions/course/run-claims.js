@@ -52,7 +52,9 @@ export async function evaluateClaims(jsonata, doc, data) {
       out.push({...base, holds, says: fill(holds ? claim.yes : claim.no, values),
         usually: claim.usually && fill(claim.usually, values)});
     } catch (err) {
-      out.push({...base, holds: false, says: `could not be evaluated on this file: ${err.message ?? err}`});
+      // a JSONata error (it has a code, T0412 and the like) speaks of its functions' arguments: a reader's words instead
+      const why = err?.code ? "a value it needs is missing from your file or is not a finite number" : (err.message ?? err);
+      out.push({...base, holds: false, says: `could not be evaluated on this file: ${why}`});
     }
   }
   return out;

@@ -15,7 +15,12 @@ const options = {id: M.id, file: "lab3_results.json", schema: JSON.parse(read(M.
   provenance: JSON.parse(read(join(ROOT, "schemas", "provenance.schema.json"))),
   labRun: JSON.parse(read(join(ROOT, "schemas", "lab-run.schema.json"))), course: JSON.parse(read(M.results))};
 const quickText = read(join(dirname(M.fixture), "lab-results-quick.json"));
-const quick = () => JSON.parse(quickText);
+// the quick run as a file of the course's own lab version: a file of another version is read more loosely (issue 41)
+const quick = () => {
+  const run = JSON.parse(quickText);
+  run.lab_run.lab_source_sha256 = options.course.provenance.lab_source_sha256;
+  return run;
+};
 const check = (data) => checkFile(typeof data === "string" ? data : JSON.stringify(data), options);
 
 test("a real quick run's file and the build's own results file are taken", () => {
