@@ -9,19 +9,14 @@ import math
 import shutil
 import struct
 import subprocess
-import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.configuration import set_hypothesis_home_dir
 
 from scripts.pages import formatting
 from scripts.paths import ROOT
 
-# hypothesis keeps its database and failure patches in .hypothesis/ of the working directory; make test
-# needs the work tree as it was, so they go to a temporary folder (a failure prints its example anyway)
-set_hypothesis_home_dir(tempfile.mkdtemp(prefix="hypothesis-"))
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH (the JavaScript side of the property)")
 
