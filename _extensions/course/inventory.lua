@@ -1,5 +1,5 @@
 -- What the author wrote on this page, counted from pandoc's syntax tree before Quarto's own filters
--- run (at: pre-ast), for the post-render (_extensions/course/post-render/inventory.mjs): each of its
+-- run (at: pre-ast; the headings at post-quarto, below), for the post-render (_extensions/course/post-render/inventory.mjs): each of its
 -- passes chooses its pages by these counts, never by Quarto's HTML, and must change exactly as many
 -- things as they say.  So a Quarto release that renames or moves the markup a pass works on stops
 -- the render instead of leaving the page quietly unfinished.
@@ -11,7 +11,8 @@
 --   callouts           callouts (::: {.callout-*})
 --   collapsible        of those, the ones with collapse="true|false" (Quarto draws a toggle for each)
 --   figures            cross-referenced figures (#fig-...) that hold an image
---   headings           section headings (## and below; a callout's own title is not one)
+--   headings           section headings (## and below; a callout's own title is not one), counted
+--                      at post-quarto, so that those a shortcode writes count too
 --   ojs_cells          ```{ojs} fences in the page's own file (an include inside a fence is one cell)
 --   ojs_hidden         of those, the ones whose source is not shown (echo: false)
 --   ojs_demos          of those, the ones whose classes: option names "demo" (the course's demos)
@@ -142,12 +143,27 @@ local function walk(blocks, in_callout)
   })
 end
 
+-- This file runs twice (_quarto.yml, _extension.yml): at pre-ast it counts the author's source and
+-- keeps the counts in the document's metadata; at post-quarto, once the course's shortcodes have
+-- written their part (the home page's schedule, a heading per module), it counts the section
+-- headings, where a callout's title is no longer a heading, and writes the <meta>.
+local KEPT = "course-inventory"
+
 function Pandoc(doc)
-  walk(doc.blocks, false)
-  count_ojs(doc.meta)
-  counts.format = quarto.doc.is_format("revealjs") and "revealjs" or "html"
-  counts.search = not (doc.meta.search ~= nil and pandoc.utils.stringify(doc.meta.search) == "false")
-  local json = pandoc.json.encode(counts):gsub("&", "&amp;"):gsub('"', "&quot;"):gsub("<", "&lt;")
+  local kept = doc.meta[KEPT]
+  if kept == nil then
+    walk(doc.blocks, false)
+    count_ojs(doc.meta)
+    counts.format = quarto.doc.is_format("revealjs") and "revealjs" or "html"
+    counts.search = not (doc.meta.search ~= nil and pandoc.utils.stringify(doc.meta.search) == "false")
+    doc.meta[KEPT] = pandoc.json.encode(counts)
+    return doc
+  end
+  local final = pandoc.json.decode(pandoc.utils.stringify(kept))
+  final.headings = 0
+  doc.blocks:walk({Header = function(h) if h.level >= 2 then final.headings = final.headings + 1 end end})
+  doc.meta[KEPT] = nil
+  local json = pandoc.json.encode(final):gsub("&", "&amp;"):gsub('"', "&quot;"):gsub("<", "&lt;")
   quarto.doc.include_text("in-header", '<meta name="course-inventory" content="' .. json .. '">')
-  return nil
+  return doc
 end

@@ -16,7 +16,8 @@ const BROWSER = DEPENDENCIES.filter((d) => d.browser);
 /** What makes a dependency that loads later load: a reader reaching for the search, a demo near the screen. */
 const BRING = {
   search: (page) => page.dispatchEvent("#quarto-search .search-standin", "pointerover"),
-  ojs: (page) => page.evaluate(() => document.querySelector("[id^=ojs-cell-]").scrollIntoView()),
+  // a reader's first scroll wakes the OJS runtime (ojs-on-demand.js)
+  ojs: (page) => page.mouse.wheel(0, 600),
 };
 
 /** Whether window.<path> (a.b.c) is defined in `page`, waiting up to `ms` for it. */
