@@ -9,10 +9,8 @@ its 64 bits in hex, so that -0, NaN's payload, subnormals and every last bit arr
 import json
 import struct
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from scripts.pages import formatting  # noqa: E402
+from scripts.pages import formatting      # run as `python -m tests.formatting_oracle` from the project root
 
 
 def double(bits: str) -> float:

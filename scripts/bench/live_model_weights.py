@@ -1,6 +1,6 @@
 """Why the exported weights are float32 (issue 44): what float16 would cost the logits, and what each file weighs.
 
-    python -m scripts.bench.live_model_weights DIR [--log]    # DIR holds rnn.safetensors and lstm.safetensors
+    python -m scripts.bench.live_model_weights DIR [--log]    # DIR (data/<id>/) holds rnn.safetensors and lstm.safetensors
 
 For each model, the lab's own class (its definition cells) loaded with the file's weights, then with the same
 weights rounded to float16: the largest |logit difference| over 20 prompts from the corpus (random places and
@@ -64,9 +64,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder")
     ap.add_argument("--log", action="store_true")
+    ap.add_argument("--module", metavar="ID", help="the module whose lab defines the models (default: DIR's name, data/<id>/)")
     args = ap.parse_args(argv)
     folder = Path(args.folder)
-    module = course.module("03-sequence-models")
+    module = course.module(args.module or folder.resolve().name)
     result = measure(folder, module)
     print(json.dumps(result, indent=1))
     if args.log:

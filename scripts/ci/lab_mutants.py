@@ -2,7 +2,7 @@
 and do their messages name the part that is wrong?
 
     make lab-mutants                                            # every module with modules/<id>/code/mutant_inputs.py
-    python3 -m scripts.ci.lab_mutants --module 03-sequence-models --log data/03-sequence-models/checkpoint-diagnosis.md
+    python3 -m scripts.ci.lab_mutants --module ID --log data/<id>/checkpoint-diagnosis.md
 
 Each exercise function (the cells tagged exercise-N, as the solution notebook has them) is mutated from its
 syntax tree, one change at a time, with a fixed seed: operators swapped, constants and dimensions changed, an

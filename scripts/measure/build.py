@@ -67,7 +67,7 @@ from scripts.measure.results import ResultsError
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")   # colors in IPython tracebacks
 PROVENANCE_FROM_LAB = ("settings", "settings_values", "seed", "device", "device_type", "torch",
                        "python", "numpy")
-# ... and these when the lab records them (a module's own schema may require them: Module 3's does, because its
+# ... and these when the lab records them (a module's own schema may require them: one whose
 # pages quote the run's time, which on a CPU depends on how many it had)
 PROVENANCE_FROM_LAB_IF_RECORDED = ("cpu_count", "torch_threads")
 

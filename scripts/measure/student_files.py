@@ -1,7 +1,7 @@
 """Genuine results files: a module's lab run along the paths students take, each file as the lab saved it.
 
-    python -m scripts.measure.student_files --module 03-sequence-models        # make what is missing, list all
-    python -m scripts.measure.student_files --module 03-sequence-models --list # list, run nothing
+    python -m scripts.measure.student_files --module ID        # make what is missing, list all
+    python -m scripts.measure.student_files --module ID --list # list, run nothing
 
 The module names its paths in modules/<id>/code/student_files.py: PATHS, a list of StudentPath (the solution
 notebook at another seed, the student notebook with the optional part skipped, stopped right after the save

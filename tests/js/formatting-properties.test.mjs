@@ -11,7 +11,7 @@ import {ROOT} from "./course.mjs";
 import {FORMATTERS, NOT_A_NUMBER} from "../../_extensions/course/formatting.js";
 import {bits} from "./formatting-oracle.mjs";
 
-const python = spawn(process.env.PYTHON ?? "python3", ["tests/formatting_oracle.py"], {cwd: ROOT, stdio: ["pipe", "pipe", "inherit"]});
+const python = spawn(process.env.PYTHON ?? "python3", ["-m", "tests.formatting_oracle"], {cwd: ROOT, stdio: ["pipe", "pipe", "inherit"]});
 const answers = createInterface({input: python.stdout})[Symbol.asyncIterator]();
 after(() => python.stdin.end());
 

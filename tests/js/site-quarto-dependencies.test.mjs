@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import {renderedSite} from "./site-render.mjs";
 import {hasChromium, onPath, openOffline, offlinePage, serve} from "./browser.mjs";
 import {DEPENDENCIES} from "../../_extensions/course/post-render/dependencies.mjs";
+import {modules} from "./course.mjs";
 
 const skip = !onPath("quarto") ? "quarto is not on PATH: the rendered site cannot be built here"
   : !hasChromium() ? "Chromium is not installed (scripts/setup.sh installs it)" : false;
@@ -39,8 +40,10 @@ test("what the course takes from Quarto in the browser is there, on the real ren
   const missing = [];
   try {
     await context.close();
-    for (const rel of [...new Set(BROWSER.map((d) => d.browser.page))]) {
-      const deps = BROWSER.filter((d) => d.browser.page === rel);
+    // a page named modules/<module>/... is every module's page of that name (the list names no module)
+    const pagesOf = (named) => named.includes("<module>") ? modules().map((m) => named.replace("<module>", m.id)) : [named];
+    for (const named of [...new Set(BROWSER.map((d) => d.browser.page))]) for (const rel of pagesOf(named)) {
+      const deps = BROWSER.filter((d) => d.browser.page === named);
       const {page, context: ctx} = await offlinePage(browser, server.origin);
       await page.goto(`${server.origin}/${rel}`, {waitUntil: "load"});
       for (const d of deps.filter((x) => !x.browser.after)) {

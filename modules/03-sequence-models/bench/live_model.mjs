@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The live model's speed and weight (issue 44 point 5): a benchmark that prints and logs, not a test.
+// The live model's speed and weight (issue 44 point 5), Module 3's own benchmark (its live sampling demo): it prints and logs, not a test.
 //
-//   node scripts/bench/live_model.mjs SITE_DIR [--log]     # SITE_DIR: a rendered _site/ whose data/ holds the weights
+//   node modules/03-sequence-models/bench/live_model.mjs SITE_DIR [--log]     # SITE_DIR: a rendered _site/ whose data/ holds the weights
 //
 // Measures, on this machine:
 //   engine    the hand-written JavaScript forward pass (live-model.js) in node: LSTM and RNN steps per second,
@@ -19,9 +19,9 @@ import {join, resolve, dirname} from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
 import {gzipSync} from "node:zlib";
 import {cpus} from "node:os";
-import {serve, CHROMIUM, CHROMIUM_ARGS} from "../../tests/js/browser.mjs";
+import {serve, CHROMIUM, CHROMIUM_ARGS} from "../../../tests/js/browser.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const MODULE = "03-sequence-models";
 const site = resolve(process.argv[2] ?? "");
 const log = process.argv.includes("--log");
@@ -120,5 +120,5 @@ try {
 
 console.log(JSON.stringify(out, null, 2));
 if (log) {
-  appendFileSync(join(ROOT, "data", "live-model.md"), `\n### ${out.date} (node scripts/bench/live_model.mjs, ${out.settings} weights, ${out.cpus})\n\n\`\`\`json\n${JSON.stringify(out, null, 2)}\n\`\`\`\n`);
+  appendFileSync(join(ROOT, "data", "live-model.md"), `\n### ${out.date} (node modules/03-sequence-models/bench/live_model.mjs, ${out.settings} weights, ${out.cpus})\n\n\`\`\`json\n${JSON.stringify(out, null, 2)}\n\`\`\`\n`);
 }
