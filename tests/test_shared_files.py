@@ -24,7 +24,7 @@ def module_names(m: course.Module) -> set[str]:
     names = {m.id, f"Module {m.number}", m.title}
     for partial in m.dir.glob("_*.ojs"):
         for line in DEMO_CLASSES.findall(partial.read_text(encoding="utf-8")):
-            names |= {c for c in line.split() if c not in {"demo", "demo-standin"}}
+            names |= {c for c in line.split() if c not in {"demo", "demo-standin", "demo-live"}}
     return names
 
 
@@ -66,7 +66,7 @@ def test_a_module_keeps_its_demos_places_in_its_folder_measured_not_typed():
     assert any((folder / PLACES).exists() for _, folder in folders[:-1]) and (TEMPLATE / PLACES).exists()
     for name, folder in folders:
         standin = {p.name: {c for line in DEMO_CLASSES.findall(p.read_text(encoding="utf-8")) if "demo-standin" in line.split()
-                            for c in line.split() if c not in {"demo", "demo-standin"}}
+                            for c in line.split() if c not in {"demo", "demo-standin", "demo-live"}}
                    for p in folder.glob("_*.ojs")}
         standin = {partial: classes for partial, classes in standin.items() if classes}
         for other in [*folder.glob("*.css"), *folder.glob("*.scss")]:

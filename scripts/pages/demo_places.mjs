@@ -34,7 +34,7 @@ export const TEMPLATE_PLACES = join(ROOT, "scripts", "module_template", "module"
 export const TOLERANCE_PX = 2;                  // a demo drawn further than this from its place moves the text below it
 export const PHONE = "(max-width: 575.98px)";   // Bootstrap's sm breakpoint, below which the page is laid out for a phone
 export const STANDIN = ".demo-standin";         // a demo that keeps its place (demo.css)
-const OWN = new Set(["cell", "demo", "demo-standin"]);   // a demo cell's classes that are not its own name
+const OWN = new Set(["cell", "demo", "demo-standin", "demo-live"]);   // a demo cell's classes that are not its own name
 
 /**
  * Every demo of the open page that keeps a place, drawn as a reader would draw it, in document order:

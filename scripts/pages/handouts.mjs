@@ -178,6 +178,9 @@ export async function modulePagePdf(browser, origin, PAGE) {
         // the static figure of its box printed in its place (the figure's source and caption words)
         demos: [...document.querySelectorAll(DEMOS)].map((d) => {
           const figure = d.closest(".callout")?.querySelector(".quarto-figure");
+          // a live demo (class demo-live: it writes only when the reader runs a model) prints as its words
+          if (d.matches(".demo-live")) return {className: d.className, printed: shown(d) ? "live" : null,
+            text: words(d.querySelector(".demo-readout"), 4)};
           return shown(d) ? {className: d.className, printed: "drawn", marks: d.querySelectorAll("svg path, svg rect, svg circle").length,
             text: words(d.querySelector('[class$="readout"]') ?? d.querySelector("svg text"), 4)}
             : {className: d.className, printed: figure && shown(figure) ? figure.querySelector("img")?.getAttribute("src") : null,

@@ -74,6 +74,7 @@ test("make handouts: the module page and the deck as PDFs, read back", {skip}, a
     for (const d of facts.page.demos) {
       assert.ok(d.printed, `${d.className}: neither drawn nor stood in for by a figure`);
       if (d.printed === "drawn") assert.ok(d.marks > 5, `${d.className}: its chart has ${d.marks} marks`);
+      else if (d.printed === "live") assert.match(d.className, /\bdemo-live\b/);     // its words, checked below
       else assert.match(d.printed, /figures\/([\w-]+\/)?[\w-]+\.svg$/, `${d.className}: its static figure`);
       assert.ok(d.text && all.includes(flat(d.text)), `${d.className}: "${d.text}" is not in the PDF`);
     }

@@ -82,7 +82,11 @@ test("the rendered site: the live demo writes with the course's model, and with 
 
         const text = () => page.locator(`${DEMO} .live-text`).textContent();
         const write = async () => {
-          await page.evaluate((sel) => { document.querySelector(`${sel} .live-text`)?.replaceChildren(); }, DEMO);
+          // (the status of the write before also says "characters in": clear it, so the wait is for this write's)
+          await page.evaluate((sel) => {
+            document.querySelector(`${sel} .live-text`)?.replaceChildren();
+            document.querySelector(`${sel} .live-status`)?.replaceChildren();
+          }, DEMO);
           await page.locator(`${DEMO} button`, {hasText: "Write"}).click();
           await page.waitForFunction((sel) => /characters in/.test(document.querySelector(`${sel} .live-status`)?.textContent ?? ""), DEMO, {timeout: 120_000});
           return text();
