@@ -327,6 +327,13 @@ def worked_variables(worked: dict) -> dict:
     apart = sci_value(float(shown(out["near_factor"]) ** near["distance"]), 1) / \
         sci_value(float(shown(out["saturated_factor"]) ** saturated["distance"]), 1)
     out["orders_apart"] = str(math.floor(math.log10(apart)))
+    # the sentence after the temperature table: the top token's share at tau = 1 and at tau = 0.5, as the table shows them
+    rows = {row["tau"]: row for row in worked["temperature"]["rows"]}
+    if 1.0 not in rows or 0.5 not in rows:
+        raise ValueError("the worked temperature examples lack tau = 1 or tau = 0.5, which the sentence after the table compares")
+    out["top_share_tau_1"], out["top_share_tau_half"] = (fmt_fixed(rows[tau]["probs"][0], 3) for tau in (1.0, 0.5))
+    if not shown(out["top_share_tau_half"]) > shown(out["top_share_tau_1"]):
+        raise ValueError("halving the temperature no longer raises the top token's share, as the page says it does")
     return out
 
 
