@@ -27,9 +27,13 @@ which remembers it on this device.</p>
 <script type="module">
 // loads your-run.js on first use: a file chosen or dropped, or a run this device remembers
 const root = document.getElementById("your-run");
-const go = (file, count = 1) => import(new URL("../../_extensions/course/your-run.js", document.baseURI).href)
+// one import for every file, so the files start in the order they were chosen (two import() calls of a module
+// still loading may resolve in either order, and then an earlier file would be taken as the last); a failed
+// import is tried again with the next file
+let loading;
+const go = (file, count = 1) => (loading ??= import(new URL("../../_extensions/course/your-run.js", document.baseURI).href))
   .then((m) => m.start(root, file, count))
-  .catch((err) => { root.querySelector(".your-run-status").textContent = `Your run could not be loaded: ${err.message}`; });
+  .catch((err) => { loading = undefined; root.querySelector(".your-run-status").textContent = `Your run could not be loaded: ${err.message}`; });
 root.querySelector(".your-run-file").addEventListener("change", (e) => { if (e.target.files[0]) go(e.target.files[0]); e.target.value = ""; });
 root.addEventListener("dragover", (e) => { e.preventDefault(); root.classList.add("your-run-over"); });
 root.addEventListener("dragleave", () => root.classList.remove("your-run-over"));
