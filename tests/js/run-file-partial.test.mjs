@@ -5,26 +5,14 @@
 // (tests/fixtures/<id>/lab-results-quick.json), changed the way the lab or a student changes them.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
-import {dirname, join} from "node:path";
 import {module} from "./course.mjs";
+import {quickRun, runFileOptions} from "./run-file-options.mjs";
 import {checkFile, describeNonFinite, parseResults} from "../../_extensions/course/run-file.js";
 import {notesText} from "../../_extensions/course/your-run.js";
 
 const M = module("03-sequence-models");
-const read = (p) => readFileSync(p, "utf8");
-const ROOT = join(M.dir, "..", "..");
-const {Validator} = await import("../../vendor/run-libs.js");
-const options = {id: M.id, file: "lab3_results.json", schema: JSON.parse(read(M.schema)), Validator,
-  provenance: JSON.parse(read(join(ROOT, "schemas", "provenance.schema.json"))),
-  labRun: JSON.parse(read(join(ROOT, "schemas", "lab-run.schema.json"))), course: JSON.parse(read(M.results))};
-const quickText = read(join(dirname(M.fixture), "lab-results-quick.json"));
-// the quick run as a file of the course's own lab version (its lab source the one the course's results record)
-const quick = () => {
-  const run = JSON.parse(quickText);
-  run.lab_run.lab_source_sha256 = options.course.provenance.lab_source_sha256;
-  return run;
-};
+const options = await runFileOptions(M);
+const {quickText, quick} = quickRun(M, options);
 const check = (text) => checkFile(text, options);
 // what Python's json.dumps(allow_nan=True), the default, writes for these floats
 const PYTHON = {nan: "NaN", inf: "Infinity", "-inf": "-Infinity"};

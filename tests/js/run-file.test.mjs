@@ -3,24 +3,14 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {readFileSync} from "node:fs";
-import {dirname, join} from "node:path";
 import {module} from "./course.mjs";
+import {quickRun, runFileOptions} from "./run-file-options.mjs";
 import {checkFile} from "../../_extensions/course/run-file.js";
 
 const M = module("03-sequence-models");
 const read = (p) => readFileSync(p, "utf8");
-const ROOT = join(M.dir, "..", "..");
-const {Validator} = await import("../../vendor/run-libs.js");
-const options = {id: M.id, file: "lab3_results.json", schema: JSON.parse(read(M.schema)), Validator,
-  provenance: JSON.parse(read(join(ROOT, "schemas", "provenance.schema.json"))),
-  labRun: JSON.parse(read(join(ROOT, "schemas", "lab-run.schema.json"))), course: JSON.parse(read(M.results))};
-const quickText = read(join(dirname(M.fixture), "lab-results-quick.json"));
-// the quick run as a file of the course's own lab version: a file of another version is read more loosely (issue 41)
-const quick = () => {
-  const run = JSON.parse(quickText);
-  run.lab_run.lab_source_sha256 = options.course.provenance.lab_source_sha256;
-  return run;
-};
+const options = await runFileOptions(M);
+const {quickText, quick} = quickRun(M, options);
 const check = (data) => checkFile(typeof data === "string" ? data : JSON.stringify(data), options);
 
 test("a real quick run's file and the build's own results file are taken", () => {
