@@ -93,7 +93,9 @@ def test_shapes_other_than_the_module_model_are_refused_by_its_schema(tmp_path, 
     assert "out.bias" in capsys.readouterr().out
 
 
-def test_a_deleted_or_replaced_weights_file_makes_the_results_not_up_to_date(lab_with_weights, tmp_path):
+def test_a_replaced_weights_file_makes_the_results_not_up_to_date_and_a_missing_one_is_named(lab_with_weights, tmp_path):
+    """A weights file that is there and is not the one recorded is stale; one that is not there (a clone: the
+    weights are the build's output, never committed) leaves the results up to date and says so."""
     out = tmp_path / "out"
     assert run(lab_with_weights, out) == 0
     data = out / "data" / M3.id / "results.json"
@@ -104,7 +106,8 @@ def test_a_deleted_or_replaced_weights_file_makes_the_results_not_up_to_date(lab
     assert status.state == "weights" and "lstm.safetensors" in status.message and "sha256 differs" in status.message
     lstm.unlink()
     status = results.staleness(M3, data, "full", out / "figures" / M3.id)
-    assert status.state == "weights" and "missing" in status.message
+    assert status.fresh and "lstm.safetensors" in status.message and "not here" in status.message
+    assert "rnn.safetensors" not in status.message
 
 
 def test_export_cell_writes_what_describe_reads(tmp_path, monkeypatch):

@@ -321,6 +321,11 @@ def assemble(module: course.Module, lab: dict, lab_sha: str, corpus_sha: str | N
     prov.update(git_commit=git_commit(), lab_source_sha256=lab_sha,
                 corpus_sha256=run.get("corpus_sha256") or corpus_sha,
                 started_at=started_at, duration_s=durations)
+    # on a GitHub runner: the run that measured, whose artifact keeps the weights (never committed) for the
+    # Site workflow's render to fetch (scripts/ci/fetch_weights.py)
+    if os.environ.get("GITHUB_RUN_ID") and os.environ.get("GITHUB_REPOSITORY"):
+        prov["ci_run"] = {"repository": os.environ["GITHUB_REPOSITORY"], "run_id": int(os.environ["GITHUB_RUN_ID"]),
+                          "artifact": f"measured-{module.id}"}
     data = {"schema_version": 1, "provenance": prov}
     data.update({k: lab[k] for k in measured_keys(module)})
     data["claims"] = []

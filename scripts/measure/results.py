@@ -177,8 +177,9 @@ def staleness(module: course.Module, data_path: Path | str | None = None, settin
     stale    : the lab source changed since the file was written;
     settings : written with other settings (e.g. quick) than asked for;
     figures  : data is fresh but a measured figure is missing (redraw without re-running the lab);
-    weights  : data is fresh but a weights file it records (provenance.weights) is missing or another
-               file (only a lab run makes them again).
+    weights  : data is fresh but a weights file it records (provenance.weights) is another file than the
+               one recorded (only a lab run makes them again).  A missing one is no staleness: the weights are
+               the build's output, not kept in the repository; the message says they are not here.
     """
     data_path = Path(data_path or module.results)
     figures_dir = module.figures_dir if figures_dir == "" else figures_dir
@@ -200,7 +201,8 @@ def staleness(module: course.Module, data_path: Path | str | None = None, settin
                                   f"not '{settings}'", recorded, current)
     from scripts.measure import weights
 
-    wrong = weights.problems(data_path.parent, prov.get("weights"))
+    wrong = weights.problems(data_path.parent, prov.get("weights"), missing_ok=True)
+    absent = weights.missing(data_path.parent, prov.get("weights"))
     if wrong:
         return Status("weights", f"{rel(data_path)} is up to date but its weights are not: {'; '.join(wrong)}",
                       recorded, current)
@@ -209,8 +211,10 @@ def staleness(module: course.Module, data_path: Path | str | None = None, settin
         if missing:
             return Status("figures", f"{rel(data_path)} is up to date but figures are missing: "
                                      f"{', '.join(missing)}", recorded, current)
+    note = (f"; its trained weights ({', '.join(absent)}) are not here: the build's output, not kept in the "
+            "repository (a build with --force exports them; the Site workflow fetches the measured ones)") if absent else ""
     return Status("fresh", f"{rel(data_path)} is up to date (lab source sha256 {current[:12]}..., "
-                           f"settings {settings})", recorded, current)
+                           f"settings {settings}){note}", recorded, current)
 
 
 def main(argv=None) -> int:

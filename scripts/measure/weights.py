@@ -116,14 +116,22 @@ def files(models: dict[str, str], folder: Path) -> dict[str, bytes]:
     return {file: (folder / file).read_bytes() for file in models.values()}
 
 
-def problems(data_dir: Path, recorded: dict | None) -> list[str]:
+def problems(data_dir: Path, recorded: dict | None, missing_ok: bool = False) -> list[str]:
     """What is wrong with the weights files beside a results file that records them (missing, or not the
-    file whose sha256 it recorded); [] when all is well or it records none."""
+    file whose sha256 it recorded); [] when all is well or it records none.  The files are the build's output,
+    never kept in the repository (.gitignore): a clone has none until a build or the Site workflow brings them,
+    so `missing_ok` counts only a file that is there and is not the one recorded."""
     out = []
     for name, entry in (recorded or {}).items():
         path = data_dir / entry["file"]
         if not path.is_file():
-            out.append(f"{path} is missing (recorded for '{name}')")
+            if not missing_ok:
+                out.append(f"{path} is missing (recorded for '{name}')")
         elif sha256_file(path) != entry["sha256"]:
             out.append(f"{path} is not the file recorded for '{name}' (sha256 differs)")
     return out
+
+
+def missing(data_dir: Path, recorded: dict | None) -> list[str]:
+    """The recorded weights files that are not beside the results file (their names)."""
+    return [entry["file"] for entry in (recorded or {}).values() if not (data_dir / entry["file"]).is_file()]

@@ -64,7 +64,11 @@ test("each job names its own permissions; the Site workflow grants none at its t
       assert.deepEqual(top, {}, "site.yml grants nothing at its top");
       for (const [job, spec] of Object.entries(wf.jobs)) assert.ok(spec.permissions, `site.yml: job ${job} names its permissions`);
       assert.deepEqual(Object.keys(wf.jobs.propose.permissions).sort(), ["contents", "pull-requests"]);
-      assert.deepEqual(wf.jobs.publish.permissions, {contents: "read"}, "publishing renders, it writes nothing");
+      // publishing renders, it writes nothing; it reads the measured weights from the run that measured them
+      assert.deepEqual(wf.jobs.publish.permissions, {contents: "read", actions: "read"}, "publishing renders, it writes nothing");
+      const steps = wf.jobs.publish.steps.map((s) => s.run ?? "");
+      const fetchAt = steps.findIndex((r) => /scripts\.ci\.fetch_weights/.test(r)), renderAt = steps.findIndex((r) => /scripts\.pages\.render_site/.test(r));
+      assert.ok(fetchAt >= 0 && fetchAt < renderAt, "the weights (never committed) are fetched before the render");
     }
   }
 });

@@ -3,12 +3,11 @@
 // same seed writes the same text; characters outside the vocabulary are named and an empty prompt starts from a
 // newline; a student's file that does not match the module's model is refused naming the tensor and both shapes
 // (and the course's model plays on); one that matches plays, says so, and the course's comes back on request.
-// The weights: the committed ones once the committed results record them (provenance.weights; a missing file
-// then fails here), until then stand-ins at the module's shapes (its results.schema.json), served with the
-// results in place of the rendered copy's.  Skipped, with the reason, where quarto or Chromium is missing.
+// The weights: the build's own when the rendered copy has them (they are never committed), else stand-ins at the
+// module's shapes (its results.schema.json), served with the results in place of the rendered copy's.  Skipped, with the reason, where quarto or Chromium is missing.
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {readFileSync} from "node:fs";
+import {existsSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import {thisModule} from "../../../tests/js/course.mjs";
 import {renderedSite} from "../../../tests/js/site-render.mjs";
@@ -44,7 +43,11 @@ test("the rendered site: the live demo writes with the course's model, and with 
   const vocab = results.sampling.vocab;
   const virtual = {};
   let student;            // {tensor: [shape, values]} of both models: the student's file is both in one
-  if (results.provenance.weights) {          // the build's own files, which must be in the site
+  // the build's own files when the render has them (the build's output, never committed: a clone has none until
+  // a build or the Site workflow brings them), else stand-ins served in their place
+  const built = results.provenance.weights && Object.values(results.provenance.weights)
+    .every((entry) => existsSync(join(dir, "_site", "data", m.id, entry.file)));
+  if (built) {
     const {parseSafetensors} = await import(m.demoUrl("live-model"));
     student = {};
     for (const entry of Object.values(results.provenance.weights)) {
@@ -134,5 +137,34 @@ test("the rendered site: the live demo writes with the course's model, and with 
         await context.close();
       }
     });
+  }
+});
+
+test("the rendered site without the trained weights (never committed): Write says the site was published without them", {skip}, async () => {
+  const {dir} = await renderedSite();
+  const results = JSON.parse(readFileSync(join(dir, "_site", "data", m.id, "results.json"), "utf8"));
+  const recorded = results.provenance.weights;
+  assert.ok(recorded, "the course's results record the trained weights");
+  const siteUrl = /^\s*site-url:\s*(\S+)/m.exec(readFileSync(join(dir, "_quarto.yml"), "utf8"))?.[1];
+  const site = await serve(join(dir, "_site"), {}, {base: siteUrl ? new URL(siteUrl).pathname : "/"});
+  const {chromium} = await import("playwright-core");
+  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true});
+  try {
+    const page = await browser.newPage({viewport: {width: 390, height: 844}});
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    // a site published as a clone has it: results that record weights, and no weights files to serve
+    await page.route((url) => /\.safetensors$/.test(new URL(url).pathname), (route) => route.fulfill({status: 404, body: "not found"}));
+    await page.goto(`${site.origin}/modules/${m.id}/index.html`, {waitUntil: "load"});
+    await page.evaluate((sel) => document.querySelector(sel).closest(".callout").querySelector(".callout-collapse").classList.add("show"), DEMO);
+    await page.locator(DEMO).scrollIntoViewIfNeeded();
+    await page.locator(`${DEMO} .live-status`).waitFor();
+    await page.locator(`${DEMO} button`, {hasText: "Write"}).click();
+    await page.waitForFunction((sel) => /published without the course's trained LSTM/.test(document.querySelector(`${sel} .live-status`)?.textContent ?? ""), DEMO, {timeout: 120_000});
+    assert.doesNotMatch(await page.locator(`${DEMO} .live-status`).textContent(), /HTTP 404|undefined/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await site.close();
   }
 });
